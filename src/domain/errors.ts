@@ -1,0 +1,23 @@
+/**
+ * Typed domain errors. Any module may throw them; the HTTP layer maps each class to its status
+ * code in one place (http/errors.ts), so no route ever inspects a message to pick a status.
+ * Messages are short lowercase sentences naming the field or rule, shown to clients as is.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly status: 400 | 404 | 409;
+}
+
+/** The request is invalid (400). */
+export class InvalidInput extends DomainError {
+  readonly status = 400;
+}
+
+/** The addressed thing does not exist (404). */
+export class NotFound extends DomainError {
+  readonly status = 404;
+}
+
+/** The request conflicts with the current state (409). */
+export class Conflict extends DomainError {
+  readonly status = 409;
+}

@@ -1,0 +1,54 @@
+/**
+ * In-process publish/subscribe of board change notifications, feeding the per-board SSE stream.
+ * Publishing happens only after a transaction commits (see domain/transaction.ts).
+ */
+export type BoardEventName = "board_updated" | "board_deleted";
+
+export interface BoardEvent {
+  /** Monotonic per process; used as the SSE `id:` so reconnecting clients can tell what they missed. */
+  id: number;
+  boardId: number;
+  event: BoardEventName;
+  sentAt: string;
+}
+
+export type BoardListener = (event: BoardEvent) => void;
+
+export class BoardEventBus {
+  private readonly listeners = new Map<number, Set<BoardListener>>();
+  private lastId = 0;
+
+  /** The id of the newest event published so far (0 when none). */
+  get latestId(): number {
+    return this.lastId;
+  }
+
+  subscribe(boardId: number, listener: BoardListener): () => void {
+    let set = this.listeners.get(boardId);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(boardId, set);
+    }
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0) this.listeners.delete(boardId);
+    };
+  }
+
+  publish(boardId: number, event: BoardEventName): void {
+    const message: BoardEvent = {
+      id: ++this.lastId,
+      boardId,
+      event,
+      sentAt: new Date().toISOString(),
+    };
+    const set = this.listeners.get(boardId);
+    if (!set) return;
+    for (const listener of [...set]) listener(message);
+  }
+
+  subscriberCount(boardId: number): number {
+    return this.listeners.get(boardId)?.size ?? 0;
+  }
+}

@@ -1,0 +1,56 @@
+import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
+import Fastify, { type FastifyServerOptions } from "fastify";
+import type { Services } from "../domain/services.js";
+import { installJsonBodyParsing } from "./body-parsing.js";
+import { installErrorHandling } from "./errors.js";
+import { installLocalGuard } from "./local-guard.js";
+import { installOpenApi, openApiDocumentRoute } from "./openapi.js";
+import { boardRoutes } from "./routes/boards.js";
+import { laneRoutes } from "./routes/lanes.js";
+import { type ServiceInfo, serviceRoutes } from "./routes/service.js";
+import { tagRoutes } from "./routes/tags.js";
+import { namedSchemas } from "./schemas/index.js";
+import type { TackApp } from "./types.js";
+import { createValidatorCompiler } from "./validation.js";
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
+
+export interface AppOptions {
+  services: Services;
+  info: ServiceInfo;
+  allowedHosts: readonly string[];
+  logger: FastifyServerOptions["logger"];
+}
+
+/**
+ * Builds the HTTP application. Order matters and reads top to bottom: transport concerns
+ * (guard, parsing, errors), shared schemas and OpenAPI, then the route modules, then the
+ * generated document route.
+ */
+export async function buildApp(options: AppOptions): Promise<TackApp> {
+  const app = Fastify({
+    logger: options.logger,
+    bodyLimit: DEFAULT_BODY_LIMIT,
+    // Long-lived SSE streams must not block shutdown: close() ends idle keep-alive sockets and
+    // the stream module ends its own responses.
+    forceCloseConnections: "idle",
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  installLocalGuard(app, options.allowedHosts);
+  installJsonBodyParsing(app);
+  installErrorHandling(app);
+
+  app.setValidatorCompiler(createValidatorCompiler(namedSchemas));
+  for (const schema of namedSchemas) app.addSchema(schema);
+  await installOpenApi(app, options.info.version);
+
+  const { services } = options;
+  serviceRoutes(app, options.info);
+  boardRoutes(app, services.boards);
+  laneRoutes(app, services.lanes);
+  tagRoutes(app, services.tags);
+  openApiDocumentRoute(app);
+
+  return app;
+}

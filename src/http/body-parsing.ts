@@ -1,0 +1,29 @@
+import type { FastifyInstance } from "fastify";
+import secureJson from "secure-json-parse";
+import { InvalidInput } from "../domain/errors.js";
+
+/**
+ * tack accepts request bodies only as application/json (a charset parameter is fine). Fastify's
+ * default text/plain parser is removed: a cross-site HTML form can send text/plain without a
+ * CORS preflight, so accepting it would let any web page write to the board.
+ * An empty body parses as "no body", so body-less endpoints work whatever the client sends.
+ */
+export function installJsonBodyParsing(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === "") {
+      done(null, undefined);
+      return;
+    }
+    try {
+      // Drops __proto__/constructor.prototype keys instead of letting them reach our objects.
+      done(
+        null,
+        secureJson.parse(text, undefined, { protoAction: "remove", constructorAction: "remove" }),
+      );
+    } catch {
+      done(new InvalidInput("request body is not valid JSON"), undefined);
+    }
+  });
+}

@@ -1,0 +1,55 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { DomainError } from "../domain/errors.js";
+import { describeValidationError } from "./validation.js";
+
+/**
+ * The one error path. Every failure becomes `{ "error": "<sentence>" }` with the status its
+ * class or Fastify code implies; 5xx details go to the log, never to the client.
+ */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const { status, message } = classify(error);
+    if (status >= 500) {
+      request.log.error({ err: error }, "request failed");
+    }
+    return reply.status(status).send({ error: message });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    return reply
+      .status(404)
+      .send({ error: `no route for ${request.method} ${request.url.split("?")[0]}` });
+  });
+}
+
+/** Client-side failures raised by Fastify itself, and what we tell the client. */
+const FASTIFY_CLIENT_ERRORS: Record<string, [number, string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, "request body is too large"],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [400, "content-type must be application/json"],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, "content-length does not match the body"],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, "request body is empty"],
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, "request body is not valid JSON"],
+  FST_ERR_BAD_URL: [400, "request url is malformed"],
+  FST_ERR_ASYNC_CONSTRAINT: [400, "request could not be routed"],
+};
+
+function classify(error: FastifyError): { status: number; message: string } {
+  if (error instanceof DomainError) return { status: error.status, message: error.message };
+  if (error.validation) {
+    return {
+      status: 400,
+      message: describeValidationError(
+        error.validation as never,
+        error.validationContext ?? "body",
+      ),
+    };
+  }
+  const known = error.code ? FASTIFY_CLIENT_ERRORS[error.code] : undefined;
+  if (known) return { status: known[0], message: known[1] };
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    // Other client errors from Fastify or its plugins: keep the status, give a generic sentence.
+    return { status, message: "invalid request" };
+  }
+  return { status: 500, message: "internal error" };
+}

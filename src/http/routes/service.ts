@@ -1,0 +1,49 @@
+import { Type } from "@sinclair/typebox";
+import type { RemoteProviderStatus } from "../../domain/remote-providers.js";
+import { errors } from "../schemas/common.js";
+import type { TackApp } from "../types.js";
+
+export interface ServiceInfo {
+  name: string;
+  version: string;
+  remoteProviders: () => RemoteProviderStatus[];
+}
+
+export function serviceRoutes(app: TackApp, info: ServiceInfo): void {
+  app.get(
+    "/api/health",
+    {
+      schema: {
+        operationId: "getHealth",
+        tags: ["service"],
+        response: { 200: Type.Object({ ok: Type.Boolean() }), ...errors(400, 500) },
+      },
+    },
+    async () => ({ ok: true }),
+  );
+
+  app.get(
+    "/api/meta",
+    {
+      schema: {
+        operationId: "getMeta",
+        tags: ["service"],
+        response: {
+          200: Type.Object({
+            name: Type.String(),
+            version: Type.String(),
+            remoteProviders: Type.Array(
+              Type.Object({ id: Type.String(), hasCredential: Type.Boolean() }),
+            ),
+          }),
+          ...errors(400, 500),
+        },
+      },
+    },
+    async () => ({
+      name: info.name,
+      version: info.version,
+      remoteProviders: info.remoteProviders(),
+    }),
+  );
+}

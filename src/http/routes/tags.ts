@@ -1,0 +1,67 @@
+import { Type } from "@sinclair/typebox";
+import type { TagService } from "../../domain/tags.js";
+import { TagCreateBody, TagPatchBody, TagRef } from "../schemas/boards.js";
+import { BoardIdParams, errors, TagIdParams } from "../schemas/common.js";
+import type { TackApp } from "../types.js";
+
+export function tagRoutes(app: TackApp, tags: TagService): void {
+  app.get(
+    "/api/boards/:boardId/tags",
+    {
+      schema: {
+        operationId: "listTags",
+        tags: ["tags"],
+        params: BoardIdParams,
+        response: { 200: Type.Object({ tags: Type.Array(TagRef) }), ...errors(400, 404) },
+      },
+    },
+    async (request) => ({ tags: tags.list(request.params.boardId) }),
+  );
+
+  app.post(
+    "/api/boards/:boardId/tags",
+    {
+      schema: {
+        operationId: "createTag",
+        tags: ["tags"],
+        description: "Tag names are unique per board, case-insensitively (409 on a clash).",
+        params: BoardIdParams,
+        body: TagCreateBody,
+        response: { 201: TagRef, ...errors(400, 404, 409) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(tags.create(request.params.boardId, request.body)),
+  );
+
+  app.patch(
+    "/api/tags/:tagId",
+    {
+      schema: {
+        operationId: "updateTag",
+        tags: ["tags"],
+        params: TagIdParams,
+        body: TagPatchBody,
+        response: { 200: TagRef, ...errors(400, 404, 409) },
+      },
+    },
+    async (request) => tags.update(request.params.tagId, request.body),
+  );
+
+  app.delete(
+    "/api/tags/:tagId",
+    {
+      schema: {
+        operationId: "deleteTag",
+        tags: ["tags"],
+        description: "Removing a tag detaches it from every ticket.",
+        params: TagIdParams,
+        response: { 204: Type.Null(), ...errors(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      tags.remove(request.params.tagId);
+      return reply.code(204).send(null);
+    },
+  );
+}

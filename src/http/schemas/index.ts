@@ -1,0 +1,38 @@
+import { Board, BoardDetail, BoardShell, Lane, Tag } from "./boards.js";
+import { ErrorBody } from "./common.js";
+import {
+  Comment,
+  CommentSync,
+  CommentSyncStatus,
+  Ticket,
+  TicketExternalReference,
+  TicketRelation,
+  TicketRelations,
+  TicketRemote,
+  TicketRemoteSummary,
+  TicketSummary,
+} from "./tickets.js";
+
+/**
+ * Every named schema (one with an $id). They are registered once with the validators and the
+ * serializer, and appear in the OpenAPI document as components under the names API.md uses.
+ * A schema given an $id must be listed here.
+ */
+export const namedSchemas = [
+  ErrorBody,
+  Board,
+  Lane,
+  Tag,
+  BoardShell,
+  BoardDetail,
+  CommentSyncStatus,
+  CommentSync,
+  Comment,
+  TicketRelation,
+  TicketRelations,
+  TicketRemote,
+  TicketRemoteSummary,
+  TicketExternalReference,
+  Ticket,
+  TicketSummary,
+];

@@ -1,0 +1,75 @@
+import { readFileSync } from "node:fs";
+import type { ServeConfig } from "./config.js";
+import { providerStatuses } from "./domain/remote-providers.js";
+import { createServices } from "./domain/services.js";
+import { BoardEventBus } from "./events/board-events.js";
+import { buildApp } from "./http/app.js";
+import type { TackApp } from "./http/types.js";
+import { type Db, openDatabase, StartupError } from "./storage/database.js";
+
+export const packageInfo = JSON.parse(
+  readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+) as { name: string; version: string };
+
+export interface RunningServer {
+  app: TackApp;
+  db: Db;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Opens the database, builds the app and listens. Failures are StartupErrors with one-line messages. */
+export async function startServer(
+  config: ServeConfig,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningServer> {
+  const db = openDatabase(config.dbFile);
+  const bus = new BoardEventBus();
+  const services = createServices(db, bus);
+  const app = await buildApp({
+    services,
+    allowedHosts: config.allowedHosts,
+    info: {
+      name: "tack",
+      version: packageInfo.version,
+      remoteProviders: () => providerStatuses(() => false),
+    },
+    logger: config.logLevel === "silent" ? false : { level: config.logLevel },
+  });
+
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await app.close();
+    db.close();
+    throw new StartupError(listenFailure(error, config));
+  }
+
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  const hostForUrl =
+    config.host.includes(":") && !config.host.startsWith("[") ? `[${config.host}]` : config.host;
+  let closing: Promise<void> | undefined;
+  return {
+    app,
+    db,
+    url: `http://${hostForUrl}:${port}`,
+    close() {
+      closing ??= (async () => {
+        await app.close();
+        db.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function listenFailure(error: unknown, config: ServeConfig): string {
+  const code = (error as { code?: string }).code;
+  const where = `${config.host}:${config.port}`;
+  if (code === "EADDRINUSE") return `cannot listen on ${where}: address already in use`;
+  if (code === "EACCES") return `cannot listen on ${where}: permission denied`;
+  if (code === "EADDRNOTAVAIL") return `cannot listen on ${where}: address not available`;
+  const message = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  return `cannot listen on ${where}: ${message}`;
+}

@@ -1,0 +1,67 @@
+import type { ActivityLog } from "../domain/model.js";
+import type { Db } from "./database.js";
+
+interface ActivityRow {
+  id: number;
+  board_id: number;
+  ticket_id: number | null;
+  subject_ticket_id: number;
+  action: string;
+  message: string;
+  details_json: string;
+  created_at: string;
+}
+
+const toActivity = (row: ActivityRow): ActivityLog => ({
+  id: row.id,
+  boardId: row.board_id,
+  ticketId: row.ticket_id,
+  subjectTicketId: row.subject_ticket_id,
+  action: row.action,
+  message: row.message,
+  details: JSON.parse(row.details_json) as Record<string, unknown>,
+  createdAt: row.created_at,
+});
+
+export interface NewActivity {
+  boardId: number;
+  /** The live ticket, or null for an entry written as the ticket is deleted. */
+  ticketId: number | null;
+  subjectTicketId: number;
+  action: string;
+  message: string;
+  details: Record<string, unknown>;
+  createdAt: string;
+}
+
+export function activityStore(db: Db) {
+  const insert = db.prepare<[number, number | null, number, string, string, string, string]>(
+    `INSERT INTO activity (board_id, ticket_id, subject_ticket_id, action, message, details_json, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const bySubject = db.prepare<[number], ActivityRow>(
+    `SELECT * FROM activity WHERE subject_ticket_id = ? ORDER BY created_at DESC, id DESC`,
+  );
+  const anyForSubject = db.prepare<[number], { found: number }>(
+    "SELECT 1 AS found FROM activity WHERE subject_ticket_id = ? LIMIT 1",
+  );
+
+  return {
+    insert(entry: NewActivity): void {
+      insert.run(
+        entry.boardId,
+        entry.ticketId,
+        entry.subjectTicketId,
+        entry.action,
+        entry.message,
+        JSON.stringify(entry.details),
+        entry.createdAt,
+      );
+    },
+    /** Newest first (createdAt desc, then id desc). */
+    listBySubject: (ticketId: number): ActivityLog[] => bySubject.all(ticketId).map(toActivity),
+    existsForSubject: (ticketId: number): boolean => anyForSubject.get(ticketId) !== undefined,
+  };
+}
+
+export type ActivityStore = ReturnType<typeof activityStore>;

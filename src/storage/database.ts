@@ -1,0 +1,60 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { migrations } from "./migrations/index.js";
+
+export type Db = Database.Database;
+
+/** A problem that prevents the service from starting; its message is shown to the user as is. */
+export class StartupError extends Error {}
+
+/**
+ * Opens (creating if needed) the SQLite file, tunes it once, and brings its schema up to date.
+ * Every failure becomes a StartupError with a one-line message: the CLI prints it and exits 1.
+ */
+export function openDatabase(file: string): Db {
+  let db: Db;
+  try {
+    if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+    db = new Database(file);
+  } catch (error) {
+    throw new StartupError(`cannot open database ${file}: ${describe(error)}`);
+  }
+  try {
+    db.pragma("journal_mode = WAL");
+    // NORMAL is durable across application crashes in WAL mode; only an OS crash can lose
+    // the last transactions, which is the usual trade-off for a local service.
+    db.pragma("synchronous = NORMAL");
+    db.pragma("foreign_keys = ON");
+    db.pragma("busy_timeout = 5000");
+    db.pragma("cache_size = -32000");
+    db.pragma("temp_store = MEMORY");
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    if (error instanceof StartupError) throw error;
+    throw new StartupError(`cannot use database ${file}: ${describe(error)}`);
+  }
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma("user_version", { simple: true }) as number;
+  if (current > migrations.length) {
+    throw new StartupError(
+      `database schema version ${current} is newer than this tack supports (${migrations.length}); upgrade tack`,
+    );
+  }
+  if (current === migrations.length) return;
+  db.transaction(() => {
+    for (let version = current; version < migrations.length; version++) {
+      db.exec(migrations[version] as string);
+    }
+    db.pragma(`user_version = ${migrations.length}`);
+  }).immediate();
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n")[0] ?? "unknown error";
+}

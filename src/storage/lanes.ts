@@ -1,0 +1,57 @@
+import type { Lane } from "../domain/model.js";
+import type { Db } from "./database.js";
+
+interface LaneRow {
+  id: number;
+  board_id: number;
+  name: string;
+  position: number;
+}
+
+const toLane = (row: LaneRow): Lane => ({
+  id: row.id,
+  boardId: row.board_id,
+  name: row.name,
+  position: row.position,
+});
+
+const COLUMNS = "id, board_id, name, position";
+
+export function laneStore(db: Db) {
+  const byBoard = db.prepare<[number], LaneRow>(
+    `SELECT ${COLUMNS} FROM lanes WHERE board_id = ? ORDER BY position, id`,
+  );
+  const byId = db.prepare<[number], LaneRow>(`SELECT ${COLUMNS} FROM lanes WHERE id = ?`);
+  const insert = db.prepare<[number, string, number]>(
+    `INSERT INTO lanes (board_id, name, position)
+     VALUES (?, ?, (SELECT COALESCE(MAX(position), -1) + 1 FROM lanes WHERE board_id = ?))`,
+  );
+  const rename = db.prepare<[string, number]>("UPDATE lanes SET name = ? WHERE id = ?");
+  const setPosition = db.prepare<[number, number]>("UPDATE lanes SET position = ? WHERE id = ?");
+  const remove = db.prepare<[number]>("DELETE FROM lanes WHERE id = ?");
+  const ticketCount = db.prepare<[number], { n: number }>(
+    "SELECT COUNT(*) AS n FROM tickets WHERE lane_id = ?",
+  );
+
+  return {
+    listByBoard: (boardId: number): Lane[] => byBoard.all(boardId).map(toLane),
+    get: (id: number): Lane | undefined => {
+      const row = byId.get(id);
+      return row && toLane(row);
+    },
+    insert: (boardId: number, name: string): number =>
+      Number(insert.run(boardId, name, boardId).lastInsertRowid),
+    rename: (id: number, name: string): void => {
+      rename.run(name, id);
+    },
+    setPosition: (id: number, position: number): void => {
+      setPosition.run(position, id);
+    },
+    remove: (id: number): void => {
+      remove.run(id);
+    },
+    ticketCount: (id: number): number => ticketCount.get(id)?.n ?? 0,
+  };
+}
+
+export type LaneStore = ReturnType<typeof laneStore>;
