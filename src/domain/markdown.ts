@@ -1,0 +1,116 @@
+// Markdown -> safe HTML, used for every `bodyHtml` the API returns (ticket,
+// comment and remote issue bodies). Two layers:
+//   1. markdown-it with `html: false`, so raw HTML in the source comes out as
+//      escaped text, and a link-scheme allowlist (http, https, mailto).
+//   2. sanitize-html with an explicit allowlist of exactly the tags and
+//      attributes our markdown-it setup can emit, as a second line of defence
+//      should a plugin or a future option ever let something through.
+// Both are configured once, at module load.
+
+import { tasklist } from "@mdit/plugin-tasklist";
+import MarkdownIt from "markdown-it";
+import sanitizeHtml from "sanitize-html";
+
+const md = new MarkdownIt({
+  html: false, // raw HTML is shown as text, never passed through
+  linkify: true, // GFM autolinks: bare URLs, www. and e-mail addresses
+  typographer: false, // keep the text exactly as typed (no smart quotes)
+  // breaks: false (GFM spec): a single newline is a soft break, not <br>.
+});
+// Tables and ~~strikethrough~~ are on in markdown-it's default preset; fenced
+// code gets class="language-xxx" from its info string.
+
+// markdown-it's own validateLink is a blocklist (javascript:, vbscript:,
+// file:, data: except images). Swap it for the same allowlist the sanitizer
+// applies, so a refused link stays visible as plain Markdown text instead of
+// becoming an <a> with no href. The URL arrives percent-encoded, so a
+// disguised scheme like "java&#x09;script:" shows up as "java%09script:",
+// which has no valid scheme but a ':' in its first segment: refuse that too.
+const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
+const ALLOWED_SCHEMES = new Set(["http", "https", "mailto"]);
+md.validateLink = (url) => {
+  const scheme = SCHEME.exec(url)?.[1];
+  if (scheme) return ALLOWED_SCHEMES.has(scheme.toLowerCase());
+  // Otherwise only a relative path, #fragment or ?query; not a
+  // protocol-relative //host URL (see allowProtocolRelative below).
+  return !/^[^/?#]*:/.test(url) && !url.startsWith("//");
+};
+
+// GFM task lists: `- [ ] x` / `- [x] y` become disabled checkboxes. No <label>
+// wrapper: its for/id pairing would be stripped by the sanitizer anyway, and
+// ids would collide when several bodies are shown on one page.
+md.use(tasklist, { disabled: true, label: false });
+
+// markdown-it writes table column alignment as style="text-align:right", but
+// we allow no style attribute at all. Rewrite it to the `align` attribute,
+// which is what GitHub itself emits for aligned columns.
+md.core.ruler.push("table_align", (state) => {
+  for (const token of state.tokens) {
+    if (token.type !== "th_open" && token.type !== "td_open") continue;
+    const match = /^text-align:(left|center|right)$/.exec(token.attrGet("style") ?? "");
+    token.attrs = match?.[1] ? [["align", match[1]]] : null;
+  }
+});
+
+const sanitizeOptions: sanitizeHtml.IOptions = {
+  // Exactly what markdown-it (default preset + tasklist) can produce. Notably
+  // absent: script, style, iframe, object, embed, form, meta, base, svg, etc.
+  allowedTags: [
+    ...["h1", "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "blockquote"],
+    ...["ul", "ol", "li", "em", "strong", "s", "code", "pre", "a", "img"],
+    ...["table", "thead", "tbody", "tr", "th", "td"],
+    "input", // task-list checkboxes only; see transformTags.input
+  ],
+  // Anything not listed here is dropped, including every on* handler, style,
+  // id and class (class is handled by allowedClasses below).
+  allowedAttributes: {
+    a: ["href", "title", "rel", "target"], // rel/target are forced below
+    img: ["src", "alt", "title"],
+    ol: ["start"], // ordered lists that begin at a number other than 1
+    th: [{ name: "align", multiple: false, values: ["left", "center", "right"] }],
+    td: [{ name: "align", multiple: false, values: ["left", "center", "right"] }],
+    input: ["type", "checked", "disabled"],
+  },
+  // Only for syntax highlighting of fenced code on the client; the info
+  // string is user text, so accept only plain language names.
+  allowedClasses: { code: [/^language-[\w#+.-]+$/] },
+  // URL schemes for href (and src, see allowedSchemesByTag). URLs with no
+  // scheme (relative paths, #fragments) are still allowed: they cannot run
+  // code. Protocol-relative //host URLs are refused as nobody writes them
+  // on purpose in Markdown.
+  allowedSchemes: ["http", "https", "mailto"],
+  allowedSchemesByTag: { img: ["http", "https"] },
+  allowedSchemesAppliedToAttributes: ["href", "src"],
+  allowProtocolRelative: false,
+  // Drop unknown tags but keep their text (script/style/textarea content is
+  // dropped whole: sanitize-html's default nonTextTags).
+  disallowedTagsMode: "discard",
+  transformTags: {
+    // Every link opens in a new tab without handing it window.opener or a
+    // Referer. Overrides whatever the source might have supplied.
+    a: sanitizeHtml.simpleTransform("a", { rel: "noopener noreferrer", target: "_blank" }),
+    // Whatever reaches here, an <input> can only be a disabled checkbox.
+    input: (_tagName, attribs) => ({
+      tagName: "input",
+      attribs: {
+        type: "checkbox",
+        disabled: "",
+        ...(attribs.checked === undefined ? {} : { checked: "" }),
+      },
+    }),
+  },
+};
+
+/**
+ * The second layer on its own: clean an HTML fragment with the allowlist
+ * above. Exported so tests can throw raw HTML at it; renderMarkdown is what
+ * the API uses.
+ */
+export function sanitizeRenderedHtml(html: string): string {
+  return sanitizeHtml(html, sanitizeOptions);
+}
+
+/** Render user-supplied Markdown (GFM flavour) to sanitized HTML. */
+export function renderMarkdown(markdown: string): string {
+  return sanitizeRenderedHtml(md.render(markdown));
+}

@@ -1,0 +1,326 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { renderMarkdown, sanitizeRenderedHtml } from "../src/domain/markdown.js";
+
+// --- helpers ---------------------------------------------------------------
+
+// Every tag the renderer may emit. Anything else in the output is a failure.
+const ALLOWED_TAGS = new Set(
+  "h1 h2 h3 h4 h5 h6 p br hr blockquote ul ol li em strong s code pre a img table thead tbody tr th td input".split(
+    " ",
+  ),
+);
+
+// The output escapes "<" and ">" everywhere outside markup (text and
+// attribute values alike), so each "<...>" match is a real tag.
+function tagsOf(html: string): string[] {
+  return html.match(/<[^>]*>/g) ?? [];
+}
+
+function decodeEntities(s: string): string {
+  return s
+    .replace(/&#x([0-9a-f]+);?/gi, (_, h: string) => String.fromCodePoint(Number.parseInt(h, 16)))
+    .replace(/&#(\d+);?/g, (_, d: string) => String.fromCodePoint(Number.parseInt(d, 10)))
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+// Splits one tag into its name and attributes. The sanitizer always writes
+// values double-quoted with inner quotes escaped, so this strict grammar must
+// consume the whole tag: anything it cannot parse fails the test.
+function parseTag(tag: string): { name: string; attrs: Array<[string, string]> } {
+  const m = /^<\/?([a-z][a-z0-9]*)((?:\s[^\s"'>/=]+(?:="[^"]*")?)*)\s*\/?>$/i.exec(tag);
+  assert.ok(m, `unparseable tag ${tag}`);
+  const attrs: Array<[string, string]> = [];
+  for (const a of (m[2] ?? "").matchAll(/\s([^\s"'>/=]+)(?:="([^"]*)")?/g)) {
+    attrs.push([(a[1] ?? "").toLowerCase(), decodeEntities(a[2] ?? "")]);
+  }
+  return { name: (m[1] ?? "").toLowerCase(), attrs };
+}
+
+function assertSafe(html: string, source: string): void {
+  const ctx = `source: ${JSON.stringify(source)}\noutput: ${html}`;
+  // No dangerous element anywhere (as markup; escaped text "&lt;script" is fine).
+  assert.doesNotMatch(
+    html,
+    /<\s*\/?\s*(script|iframe|object|embed|style|form|meta|base|svg|math|link)\b/i,
+    ctx,
+  );
+  for (const tag of tagsOf(html)) {
+    const { name, attrs } = parseTag(tag);
+    assert.ok(ALLOWED_TAGS.has(name), `unexpected tag ${tag}\n${ctx}`);
+    // Attribute *names* are checked, not the raw text: the escaped text of a
+    // blocked vector, or a quoted title/alt value, may read `onerror=`.
+    for (const [attr, value] of attrs) {
+      assert.doesNotMatch(attr, /^on/, ctx); // event handlers
+      assert.doesNotMatch(
+        attr,
+        /^(style|formaction|srcdoc|srcset|xlink:href|background|action|id|name)$/,
+        ctx,
+      );
+      if (attr !== "href" && attr !== "src") continue;
+      // What a browser looks at: control characters and spaces are ignored.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers ignore these in schemes
+      const url = value.replace(/[\u0000-\u0020]+/g, "").toLowerCase();
+      assert.doesNotMatch(url, /^(javascript|vbscript|data|file):/, ctx);
+      // Positive allowlist: http(s)/mailto, or no scheme at all (relative).
+      assert.match(url, /^(https?:|mailto:|[^:]*$)/, ctx);
+      assert.ok(!url.startsWith("//"), `protocol-relative URL\n${ctx}`);
+    }
+    if (name === "input") {
+      assert.match(tag, /^<input type="checkbox" disabled( checked)? \/>$/, ctx);
+    }
+  }
+}
+
+// --- GFM features ----------------------------------------------------------
+
+test("table renders with header, body and alignment (no style attribute)", () => {
+  const html = renderMarkdown("| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |\n");
+  assert.match(html, /<table>\s*<thead>\s*<tr>\s*<th align="left">a<\/th>/);
+  assert.match(html, /<th align="center">b<\/th>/);
+  assert.match(html, /<td align="right">3<\/td>/);
+  assert.match(html, /<tbody>/);
+  assert.doesNotMatch(html, /style=/);
+});
+
+test("strikethrough renders as <s>", () => {
+  assert.equal(renderMarkdown("~~gone~~ kept"), "<p><s>gone</s> kept</p>\n");
+});
+
+test("task list items render as disabled checkboxes", () => {
+  const html = renderMarkdown("- [ ] todo\n- [x] done\n- [X] also done\n- plain item\n");
+  assert.match(html, /<li><input type="checkbox" disabled \/> todo<\/li>/);
+  assert.match(html, /<li><input type="checkbox" disabled checked \/> done<\/li>/);
+  assert.match(html, /<li><input type="checkbox" disabled checked \/> also done<\/li>/);
+  assert.match(html, /<li>plain item<\/li>/);
+  assert.equal(html.match(/<input/g)?.length, 3);
+});
+
+test("autolinks: bare URL, www., e-mail and <angle> autolinks", () => {
+  const html = renderMarkdown(
+    "see https://example.com/a?b=1&c=2, www.example.org, me@example.net and <https://x.example>",
+  );
+  assert.match(
+    html,
+    /<a href="https:\/\/example\.com\/a\?b=1&amp;c=2"[^>]*>https:\/\/example\.com\/a\?b=1&amp;c=2<\/a>/,
+  );
+  assert.match(html, /<a href="http:\/\/www\.example\.org"[^>]*>www\.example\.org<\/a>/);
+  assert.match(html, /<a href="mailto:me@example\.net"[^>]*>me@example\.net<\/a>/);
+  assert.match(html, /<a href="https:\/\/x\.example"[^>]*>https:\/\/x\.example<\/a>/);
+});
+
+test("fenced code keeps its language class and escapes its content", () => {
+  const html = renderMarkdown("```ts\nif (a < b && c > d) {}\n```\n");
+  assert.equal(
+    html,
+    '<pre><code class="language-ts">if (a &lt; b &amp;&amp; c &gt; d) {}\n</code></pre>\n',
+  );
+});
+
+test("fenced code with a hostile info string loses the class, not the code", () => {
+  const html = renderMarkdown('```" onmouseover="alert(1)\ncode\n```\n');
+  assert.equal(html, "<pre><code>code\n</code></pre>\n");
+});
+
+test("other classes are stripped (code class is the only one kept)", () => {
+  assert.doesNotMatch(renderMarkdown("- [ ] a\n- [x] b\n"), /class=/);
+  assert.equal(
+    sanitizeRenderedHtml('<p class="x"><code class="language-js evil">y</code></p>'),
+    '<p><code class="language-js">y</code></p>',
+  );
+});
+
+test("every link gets rel=noopener noreferrer and target=_blank", () => {
+  const html = renderMarkdown(
+    '[a](https://a.example "T") [b](mailto:b@example.com) [c](/tickets/1) https://d.example',
+  );
+  const links = html.match(/<a [^>]*>/g) ?? [];
+  assert.equal(links.length, 4);
+  for (const link of links) {
+    assert.match(link, / rel="noopener noreferrer"/);
+    assert.match(link, / target="_blank"/);
+  }
+  assert.match(
+    html,
+    /<a href="https:\/\/a\.example" title="T" rel="noopener noreferrer" target="_blank">a<\/a>/,
+  );
+  // The sanitizer overrides whatever rel/target an <a> already had.
+  assert.equal(
+    sanitizeRenderedHtml('<a href="https://x.example" rel="opener" target="_self">x</a>'),
+    '<a href="https://x.example" rel="noopener noreferrer" target="_blank">x</a>',
+  );
+});
+
+test("images keep http(s) sources and alt text", () => {
+  assert.equal(
+    renderMarkdown("![logo](https://img.example/l.png)"),
+    '<p><img src="https://img.example/l.png" alt="logo" /></p>\n',
+  );
+});
+
+test("ordered lists keep their start number, headings and quotes render", () => {
+  const html = renderMarkdown(
+    "# Title\n\n> quoted *em* **strong** `code`\n\n3. three\n4. four\n\n---\n",
+  );
+  assert.match(html, /<h1>Title<\/h1>/);
+  assert.match(
+    html,
+    /<blockquote>\s*<p>quoted <em>em<\/em> <strong>strong<\/strong> <code>code<\/code><\/p>/,
+  );
+  assert.match(html, /<ol start="3">/);
+  assert.match(html, /<hr \/>/);
+});
+
+test("plain text is escaped, not dropped", () => {
+  assert.equal(renderMarkdown("a < b & c > d"), "<p>a &lt; b &amp; c &gt; d</p>\n");
+  assert.equal(
+    renderMarkdown("\"quotes\" and 'apostrophes'"),
+    "<p>\"quotes\" and 'apostrophes'</p>\n",
+  );
+  assert.equal(renderMarkdown("1 <2 and x<y>z"), "<p>1 &lt;2 and x&lt;y&gt;z</p>\n");
+});
+
+test("raw HTML is shown as escaped text (html: false)", () => {
+  assert.equal(renderMarkdown("<b>bold</b>"), "<p>&lt;b&gt;bold&lt;/b&gt;</p>\n");
+  assert.equal(
+    renderMarkdown("<script>alert(1)</script>"),
+    "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n",
+  );
+});
+
+test("refused link targets stay visible as text", () => {
+  assert.equal(renderMarkdown("[x](javascript:alert(1))"), "<p>[x](javascript:alert(1))</p>\n");
+  assert.equal(renderMarkdown("[x](//evil.example/p)"), "<p>[x](//evil.example/p)</p>\n");
+});
+
+test("empty and whitespace-only input", () => {
+  assert.equal(renderMarkdown(""), "");
+  assert.equal(renderMarkdown("   \n\n"), "");
+});
+
+test("rendering is stateless between calls", () => {
+  const src = "- [x] a\n\nhttps://example.com";
+  assert.equal(renderMarkdown(src), renderMarkdown(src));
+});
+
+// --- XSS corpus --------------------------------------------------------------
+
+// Each vector goes through renderMarkdown (the real path) and, separately,
+// through the sanitizer alone, which must hold on its own even if markdown-it
+// were ever configured to pass raw HTML through.
+const B64_SCRIPT = "PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==";
+const XSS_VECTORS: Array<[string, string]> = [
+  ["script tag", "<script>alert(1)</script>"],
+  ["script src, upper case", "<SCRIPT SRC=//evil.example/x.js></SCRIPT>"],
+  ["mixed-case script", "<ScRiPt>alert(1)</sCrIpT>"],
+  ["split script tag", "<scr<script>ipt>alert(1)</scr</script>ipt>"],
+  ["nested/unclosed tags", "<<script>alert(1)//<</script>"],
+  ["img onerror", "<img src=x onerror=alert(1)>"],
+  ["img onerror, unclosed", '<img src=x onerror="alert(1)"'],
+  ["img backtick attr", '<img src="x` `<script>alert(1)</script>"` `>'],
+  ["svg onload", "<svg onload=alert(1)>"],
+  ["svg script", "<svg><script>alert(1)</script></svg>"],
+  ["svg xlink:href", '<svg><a xlink:href="javascript:alert(1)"><text>x</text></a></svg>'],
+  ["a href javascript:", '<a href="javascript:alert(1)">x</a>'],
+  ["a href JAVASCRIPT:", '<a href="JAVASCRIPT:alert(1)">x</a>'],
+  ["a href java&#x09;script:", '<a href="java&#x09;script:alert(1)">x</a>'],
+  ["a href with leading control chars", '<a href="&#x01; javascript:alert(1)">x</a>'],
+  [
+    "a href fully entity-encoded",
+    '<a href="&#0000106&#0000097&#0000118&#0000097&#0000115&#0000099&#0000114&#0000105&#0000112&#0000116&#0000058&#0000097&#0000108&#0000101&#0000114&#0000116&#0000040&#0000049&#0000041">x</a>',
+  ],
+  ["a href data:text/html", `<a href="data:text/html;base64,${B64_SCRIPT}">x</a>`],
+  ["a href vbscript:", '<a href="vbscript:msgbox(1)">x</a>'],
+  ["a onclick", '<a href="https://ok.example" onclick="alert(1)">x</a>'],
+  ["iframe src", '<iframe src="javascript:alert(1)"></iframe>'],
+  ["iframe srcdoc", '<iframe srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"></iframe>'],
+  ["object data", '<object data="javascript:alert(1)"></object>'],
+  ["embed src", '<embed src="javascript:alert(1)">'],
+  ["style tag", "<style>body{background:url(javascript:alert(1))}</style>"],
+  ["style attribute", '<p style="background:url(javascript:alert(1))">x</p>'],
+  ["css expression()", '<div style="width: expression(alert(1))">x</div>'],
+  ["meta refresh", '<meta http-equiv="refresh" content="0;url=javascript:alert(1)">'],
+  ["form action", '<form action="javascript:alert(1)"><input type=submit></form>'],
+  ["button formaction", '<button formaction="javascript:alert(1)">x</button>'],
+  ["input onfocus autofocus", '<input type="text" onfocus="alert(1)" autofocus>'],
+  ["base href", '<base href="javascript:alert(1)//">'],
+  ["link stylesheet", '<link rel="stylesheet" href="javascript:alert(1)">'],
+  ["table background", '<table background="javascript:alert(1)"><tr><td>x</td></tr></table>'],
+  ["details ontoggle", "<details open ontoggle=alert(1)>"],
+  ["comment breakout", '<!--<img src="--><img src=x onerror=alert(1)//">'],
+  ["noscript breakout", '<noscript><p title="</noscript><img src=x onerror=alert(1)>">'],
+  ["math mXSS", "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>"],
+  [
+    "attribute breaking out of quotes",
+    '<a href="https://ok.example/" onmouseover="alert(1)">x</a>',
+  ],
+  ["md link javascript:", "[x](javascript:alert(1))"],
+  ["md link JAVASCRIPT:", "[x](JAVASCRIPT:alert(1))"],
+  ["md link java&#x09;script:", "[x](java&#x09;script:alert(1))"],
+  ["md link entity-encoded j", "[x](&#106;avascript:alert(1))"],
+  ["md link &colon;", "[x](javascript&colon;alert(1))"],
+  ["md link %-encoded scheme", "[x](javascript%3Aalert(1))"],
+  ["md link data:text/html", `[x](data:text/html;base64,${B64_SCRIPT})`],
+  ["md link vbscript:", "[x](vbscript:msgbox(1))"],
+  ["md link in angle brackets", "[x](<javascript:alert(1)>)"],
+  ["md image javascript:", "![x](javascript:alert(1))"],
+  ["md image data:svg", "![x](data:image/svg+xml;base64,PHN2ZyBvbmxvYWQ9YWxlcnQoMSk+)"],
+  ["md image data:png", "![x](data:image/png;base64,iVBORw0KGgo=)"],
+  ["md reference link javascript:", "[x][r]\n\n[r]: javascript:alert(1)"],
+  ["md reference image javascript:", '![x][r]\n\n[r]: javascript:alert(1) "t"'],
+  ["autolink javascript:", "<javascript:alert(1)>"],
+  ["autolink vbscript:", "<vbscript:msgbox(1)>"],
+  ["autolink data:", `<data:text/html;base64,${B64_SCRIPT}>`],
+  [
+    "bare javascript: text (linkify)",
+    "javascript:alert(1) and www.example.com/javascript:alert(1)",
+  ],
+  ["link title breaking out of quotes", '[x](https://ok.example "a\\" onmouseover=\\"alert(1)")'],
+  ["link URL with quotes", '[x](https://ok.example/" onmouseover="alert(1))'],
+  ["image alt breaking out of quotes", '![a" onerror="alert(1)](https://img.example/i.png)'],
+  [
+    "entity-escaped script text",
+    "&lt;script&gt;alert(1)&lt;/script&gt; &#60;script&#62;alert(1)&#60;/script&#62;",
+  ],
+  ["script in code span", "`<script>alert(1)</script>`"],
+  ["script in fenced code", "```html\n<script>alert(1)</script>\n```"],
+  ["fence info breaking out", '```"><script>alert(1)</script>\nx\n```'],
+  [
+    "HTML inside task list item",
+    "- [x] <img src=x onerror=alert(1)>\n- [ ] [x](javascript:alert(1))",
+  ],
+  ["HTML inside table cell", "| a |\n|---|\n| <svg onload=alert(1)> |"],
+  ["protocol-relative link", '[x](//evil.example/steal) <a href="//evil.example">y</a>'],
+];
+
+test("the safety checker itself rejects unsafe HTML", () => {
+  const unsafe = [
+    "<script>alert(1)</script>",
+    "<IFRAME src=x></IFRAME>",
+    '<p onclick="alert(1)">x</p>',
+    '<p style="color:red">x</p>',
+    '<a href="javascript:alert(1)">x</a>',
+    '<a href="java&#x09;script:alert(1)">x</a>',
+    '<a href="data:text/html,x">x</a>',
+    '<img src="vbscript:x" />',
+    '<a href="//evil.example">x</a>',
+    '<input type="text" />',
+    "<div>x</div>",
+    "<a href=javascript:alert(1)>x</a>",
+  ];
+  for (const html of unsafe) assert.throws(() => assertSafe(html, html), html);
+});
+
+test("XSS corpus has at least 30 vectors", () => {
+  assert.ok(XSS_VECTORS.length >= 30);
+});
+
+for (const [name, source] of XSS_VECTORS) {
+  test(`xss: ${name}`, () => {
+    assertSafe(renderMarkdown(source), source);
+    assertSafe(sanitizeRenderedHtml(source), source);
+  });
+}
