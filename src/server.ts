@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { ServeConfig } from "./config.js";
-import { providerStatuses } from "./domain/remote-providers.js";
 import { createServices } from "./domain/services.js";
 import { BoardEventBus } from "./events/board-events.js";
+import { CredentialConfigError, loadCredentials } from "./remote/credentials.js";
+import { REMOTE_PROVIDER_IDS } from "./remote/types.js";
 import { buildApp } from "./http/app.js";
 import type { TackApp } from "./http/types.js";
 import { type Db, openDatabase, StartupError } from "./storage/database.js";
@@ -23,6 +24,7 @@ export async function startServer(
   config: ServeConfig,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<RunningServer> {
+  const credentials = loadCredentialsOrFail(env);
   const db = openDatabase(config.dbFile);
   const bus = new BoardEventBus();
   const services = createServices(db, bus);
@@ -32,7 +34,8 @@ export async function startServer(
     info: {
       name: "tack",
       version: packageInfo.version,
-      remoteProviders: () => providerStatuses(() => false),
+      remoteProviders: () =>
+        REMOTE_PROVIDER_IDS.map((id) => ({ id, hasCredential: credentials.hasCredential(id) })),
     },
     logger: config.logLevel === "silent" ? false : { level: config.logLevel },
   });
@@ -62,6 +65,16 @@ export async function startServer(
       return closing;
     },
   };
+}
+
+function loadCredentialsOrFail(env: NodeJS.ProcessEnv) {
+  try {
+    return loadCredentials(env);
+  } catch (error) {
+    // Its message names the bad key and never a token.
+    if (error instanceof CredentialConfigError) throw new StartupError(error.message);
+    throw error;
+  }
 }
 
 function listenFailure(error: unknown, config: ServeConfig): string {

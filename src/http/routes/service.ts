@@ -1,12 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import type { RemoteProviderStatus } from "../../domain/remote-providers.js";
+import type { RemoteProviderId } from "../../remote/types.js";
 import { errors } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
 export interface ServiceInfo {
   name: string;
   version: string;
-  remoteProviders: () => RemoteProviderStatus[];
+  remoteProviders: () => Array<{ id: RemoteProviderId; hasCredential: boolean }>;
 }
 
 export function serviceRoutes(app: TackApp, info: ServiceInfo): void {

@@ -1,0 +1,108 @@
+// GitHub REST v3 adapter (github.com and GitHub Enterprise Server).
+//   GET  {api}/repos/{owner}/{repo}/issues/{n}
+//   POST {api}/repos/{owner}/{repo}/issues/{n}/comments   {"body": "..."} -> 201 {id, created_at}
+//   GET  {api}/                                           credential check (any valid token)
+// Pull requests are issues to this API: an issue number that is a pull request is fetched and
+// commented on like any issue, and its url is the pull request's web page (/pull/<n>).
+
+import { createProviderClient } from "./http.js";
+import {
+  commentFromJson,
+  isoTimestamp,
+  type JsonObject,
+  optionalString,
+  requireId,
+  requireObject,
+  requireString,
+} from "./json-fields.js";
+import type {
+  RemoteIssue,
+  RemoteIssueTarget,
+  RemoteProvider,
+  RemoteProviderOptions,
+} from "./types.js";
+
+const API_VERSION = "2022-11-28";
+
+export function createGitHubProvider(options: RemoteProviderOptions = {}): RemoteProvider {
+  const request = createProviderClient(
+    "github",
+    (token) => ({
+      Authorization: `Bearer ${token}`,
+      Accept: "application/vnd.github+json",
+      "X-GitHub-Api-Version": API_VERSION,
+    }),
+    options.timeoutMs,
+  );
+
+  return {
+    id: "github",
+
+    async fetchIssue(target, token) {
+      const json = await request(target.instanceUrl, token, {
+        method: "GET",
+        path: issuePath(target),
+        action: "read",
+        subject: describe(target),
+      });
+      return toRemoteIssue(target, requireObject("github", json));
+    },
+
+    async postComment(target, token, bodyMarkdown) {
+      const json = await request(target.instanceUrl, token, {
+        method: "POST",
+        path: `${issuePath(target)}/comments`,
+        body: { body: bodyMarkdown },
+        action: "comment on",
+        subject: describe(target),
+      });
+      return commentFromJson("github", json);
+    },
+
+    async checkCredential(instanceUrl, token) {
+      await request(instanceUrl, token, {
+        method: "GET",
+        path: "/",
+        action: "use",
+        subject: `the github api at ${instanceUrl}`,
+      });
+    },
+  };
+}
+
+function issuePath(target: RemoteIssueTarget): string {
+  const [owner = "", repo = ""] = target.projectKey.split("/");
+  return `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}/issues/${target.issueKey}`;
+}
+
+function describe(target: RemoteIssueTarget): string {
+  return `github issue ${target.projectKey}#${target.issueKey}`;
+}
+
+function toRemoteIssue(target: RemoteIssueTarget, issue: JsonObject): RemoteIssue {
+  const number = requireId("github", issue, "number");
+  // Identity from the answer: a transferred issue (followed 301) belongs to its new repository.
+  const projectKey =
+    repositoryFromApiUrl(optionalString(issue, "repository_url")) ?? target.projectKey;
+  return {
+    provider: "github",
+    instanceUrl: target.instanceUrl,
+    resourceType: "issue",
+    projectKey,
+    issueKey: number,
+    displayRef: `${projectKey}#${number}`,
+    url: requireString("github", issue, "html_url"),
+    title: requireString("github", issue, "title"),
+    bodyMarkdown: optionalString(issue, "body") ?? "",
+    state: optionalString(issue, "state"),
+    remoteUpdatedAt: isoTimestamp(optionalString(issue, "updated_at")),
+  };
+}
+
+/** `…/repos/<owner>/<repo>` → `owner/repo`. */
+function repositoryFromApiUrl(repositoryUrl: string | null): string | null {
+  const match = repositoryUrl === null ? null : /\/repos\/([^/]+)\/([^/]+)$/.exec(repositoryUrl);
+  if (match === null) return null;
+  const [, owner = "", repo = ""] = match;
+  return `${owner}/${repo}`;
+}

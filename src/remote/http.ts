@@ -1,0 +1,165 @@
+// The one place where provider adapters talk HTTP: global fetch with a timeout, JSON in and
+// out, and every failure turned into a RemoteError classified by CONTRACT.md section 11.
+// Upstream bodies and low-level error messages are never put into messages: they may echo
+// request data, and undici's header validation errors quote header values (the token).
+
+import { remoteApiBase } from "./api-base.js";
+import { RemoteError, type RemoteProviderId } from "./types.js";
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** One call of an adapter: everything but instance, token and transport. */
+export interface ProviderCall {
+  method: "GET" | "POST" | "PUT";
+  /** Appended to the provider's API base (remoteApiBase), e.g. "/user". */
+  path: string;
+  /** Sent as JSON when present. */
+  body?: unknown;
+  /** What the call tries to do and to what, for messages: "comment on" + "github issue o/r#1". */
+  action: string;
+  subject: string;
+}
+
+/** Resolves with the parsed JSON body (undefined for an empty one, e.g. 204). */
+export type ProviderClient = (
+  instanceUrl: string,
+  token: string,
+  call: ProviderCall,
+) => Promise<unknown>;
+
+/**
+ * Binds what is fixed per adapter: the provider, how its token travels (one header each,
+ * never the URL) and the timeout.
+ */
+export function createProviderClient(
+  provider: RemoteProviderId,
+  headersFor: (token: string) => Record<string, string>,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): ProviderClient {
+  return (instanceUrl, token, call) =>
+    requestJson({
+      ...call,
+      provider,
+      instanceUrl,
+      url: remoteApiBase(provider, instanceUrl) + call.path,
+      headers: headersFor(token),
+      timeoutMs,
+    });
+}
+
+interface RemoteRequest extends Omit<ProviderCall, "path"> {
+  provider: RemoteProviderId;
+  url: string;
+  /** Auth and provider-specific headers; Accept and User-Agent are added here. */
+  headers: Record<string, string>;
+  timeoutMs: number;
+  /** Normalised instance, named in auth and network failure messages. */
+  instanceUrl: string;
+}
+
+/** Performs the request; resolves only for 2xx answers with an empty or JSON body. */
+async function requestJson(request: RemoteRequest): Promise<unknown> {
+  const { provider, timeoutMs } = request;
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(request.url, {
+      method: request.method,
+      headers: {
+        Accept: "application/json",
+        // GitHub rejects requests without a User-Agent; the others do not mind one.
+        "User-Agent": "tack",
+        ...(request.body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...request.headers,
+      },
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    // Read inside the try: the timeout also covers a body that trickles in.
+    text = await response.text();
+  } catch (error) {
+    if (isTimeout(error)) {
+      throw new RemoteError(
+        "error",
+        `${provider} did not answer within ${formatSeconds(timeoutMs)}`,
+      );
+    }
+    throw new RemoteError("error", `could not reach ${provider} at ${request.instanceUrl}`);
+  }
+
+  if (!response.ok) throw classifyFailure(request, response.status, response.headers);
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw unexpectedResponse(provider, response.status);
+  }
+}
+
+/** Maps a non-2xx answer to a RemoteError per CONTRACT.md section 11. */
+function classifyFailure(
+  request: Pick<RemoteRequest, "provider" | "instanceUrl" | "action" | "subject">,
+  status: number,
+  headers: Headers,
+): RemoteError {
+  const { provider, instanceUrl, action, subject } = request;
+  if (isRateLimited(status, headers)) {
+    return new RemoteError(
+      "rate_limited",
+      `${provider} rate limit reached; try again later`,
+      status,
+    );
+  }
+  switch (status) {
+    case 401:
+      return new RemoteError(
+        "auth_failed",
+        `${provider} rejected the credential for ${instanceUrl}`,
+        status,
+      );
+    case 403:
+      return new RemoteError(
+        "permission_failed",
+        `the ${provider} credential is not allowed to ${action} ${subject}`,
+        status,
+      );
+    case 404:
+      return new RemoteError(
+        "not_found",
+        `${subject} was not found or is not visible to the credential`,
+        status,
+      );
+    default:
+      return new RemoteError("error", `${provider} answered with http status ${status}`, status);
+  }
+}
+
+/**
+ * 429 always; 403 when the rate-limit headers say the quota is spent (GitHub primary limit:
+ * x-ratelimit-remaining 0; GitLab: ratelimit-remaining 0) or ask to retry later (GitHub
+ * secondary limits send retry-after).
+ */
+function isRateLimited(status: number, headers: Headers): boolean {
+  if (status === 429) return true;
+  if (status !== 403) return false;
+  return (
+    headers.get("x-ratelimit-remaining") === "0" ||
+    headers.get("ratelimit-remaining") === "0" ||
+    headers.has("retry-after")
+  );
+}
+
+export function unexpectedResponse(
+  provider: RemoteProviderId,
+  status: number | null = null,
+): RemoteError {
+  return new RemoteError("error", `${provider} returned a response tack could not read`, status);
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === "TimeoutError";
+}
+
+function formatSeconds(ms: number): string {
+  return `${ms / 1000} s`;
+}
