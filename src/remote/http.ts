@@ -60,24 +60,15 @@ interface RemoteRequest extends Omit<ProviderCall, "path"> {
 /** Performs the request; resolves only for 2xx answers with an empty or JSON body. */
 async function requestJson(request: RemoteRequest): Promise<unknown> {
   const { provider, timeoutMs } = request;
+  const signal = AbortSignal.timeout(timeoutMs);
   let response: Response;
   let text: string;
   try {
-    response = await fetch(request.url, {
-      method: request.method,
-      headers: {
-        Accept: "application/json",
-        // GitHub rejects requests without a User-Agent; the others do not mind one.
-        "User-Agent": "tack",
-        ...(request.body === undefined ? {} : { "Content-Type": "application/json" }),
-        ...request.headers,
-      },
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    response = await fetchFollowingSameOrigin(request, signal);
     // Read inside the try: the timeout also covers a body that trickles in.
     text = await response.text();
   } catch (error) {
+    if (error instanceof RemoteError) throw error;
     if (isTimeout(error)) {
       throw new RemoteError(
         "error",
@@ -93,6 +84,66 @@ async function requestJson(request: RemoteRequest): Promise<unknown> {
     return JSON.parse(text);
   } catch {
     throw unexpectedResponse(provider, response.status);
+  }
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * Follows redirects by hand, and only within the instance's origin. fetch would follow them to
+ * any host and, while it drops `Authorization` across origins, it keeps custom headers such as
+ * GitLab's PRIVATE-TOKEN and Redmine's X-Redmine-API-Key: a token must never reach a host the
+ * user did not configure. Same-origin redirects (GitHub's moved or transferred issues) work.
+ */
+async function fetchFollowingSameOrigin(
+  request: RemoteRequest,
+  signal: AbortSignal,
+): Promise<Response> {
+  const origin = new URL(request.url).origin;
+  let url = request.url;
+  let method: string = request.method;
+  let body = request.body === undefined ? undefined : JSON.stringify(request.body);
+  for (let hop = 0; ; hop++) {
+    const response = await fetch(url, {
+      method,
+      headers: {
+        Accept: "application/json",
+        // GitHub rejects requests without a User-Agent; the others do not mind one.
+        "User-Agent": "tack",
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+        ...request.headers,
+      },
+      body,
+      redirect: "manual",
+      signal,
+    });
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status > 399 || location === null) return response;
+    await response.body?.cancel();
+    const next = new URL(location, url);
+    if (next.origin !== origin) {
+      throw new RemoteError(
+        "error",
+        `${request.provider} redirected to another host, which tack does not follow`,
+        response.status,
+      );
+    }
+    if (hop + 1 >= MAX_REDIRECTS) {
+      throw new RemoteError(
+        "error",
+        `${request.provider} redirected too many times`,
+        response.status,
+      );
+    }
+    // As browsers do: 303 always, and 301/302 for a POST, continue as a GET without a body.
+    if (
+      response.status === 303 ||
+      ((response.status === 301 || response.status === 302) && method === "POST")
+    ) {
+      method = "GET";
+      body = undefined;
+    }
+    url = next.href;
   }
 }
 
