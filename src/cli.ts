@@ -49,15 +49,16 @@ program
       });
       for (const warning of warnings) console.error(warning);
       const server = await startServer(config);
-      console.log(
-        `tack ${packageInfo.version} listening on ${server.url} (database ${config.dbFile})`,
-      );
       const shutdown = async () => {
         await server.close();
         process.exit(0);
       };
       process.once("SIGINT", shutdown);
       process.once("SIGTERM", shutdown);
+      // Printed only once the handlers are in place: a supervisor may signal as soon as it reads it.
+      console.log(
+        `tack ${packageInfo.version} listening on ${server.url} (database ${config.dbFile})`,
+      );
     } catch (error) {
       fail(error);
     }

@@ -2,10 +2,11 @@ import { readFileSync } from "node:fs";
 import type { ServeConfig } from "./config.js";
 import { createServices } from "./domain/services.js";
 import { BoardEventBus } from "./events/board-events.js";
-import { CredentialConfigError, loadCredentials } from "./remote/credentials.js";
-import { REMOTE_PROVIDER_IDS } from "./remote/types.js";
 import { buildApp } from "./http/app.js";
 import type { TackApp } from "./http/types.js";
+import { CredentialConfigError, loadCredentials } from "./remote/credentials.js";
+import { getProvider } from "./remote/providers.js";
+import { REMOTE_PROVIDER_IDS } from "./remote/types.js";
 import { type Db, openDatabase, StartupError } from "./storage/database.js";
 
 export const packageInfo = JSON.parse(
@@ -19,15 +20,25 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface ServerOptions {
+  /** Where log lines go (default stdout); tests capture them to prove no token is ever logged. */
+  logStream?: NodeJS.WritableStream;
+}
+
 /** Opens the database, builds the app and listens. Failures are StartupErrors with one-line messages. */
 export async function startServer(
   config: ServeConfig,
   env: NodeJS.ProcessEnv = process.env,
+  options: ServerOptions = {},
 ): Promise<RunningServer> {
   const credentials = loadCredentialsOrFail(env);
+  const timeoutMs = remoteTimeoutOrFail(env);
   const db = openDatabase(config.dbFile);
   const bus = new BoardEventBus();
-  const services = createServices(db, bus);
+  const services = createServices(db, bus, {
+    credentials,
+    provider: (id) => getProvider(id, { timeoutMs }),
+  });
   const app = await buildApp({
     services,
     allowedHosts: config.allowedHosts,
@@ -37,7 +48,10 @@ export async function startServer(
       remoteProviders: () =>
         REMOTE_PROVIDER_IDS.map((id) => ({ id, hasCredential: credentials.hasCredential(id) })),
     },
-    logger: config.logLevel === "silent" ? false : { level: config.logLevel },
+    logger:
+      config.logLevel === "silent"
+        ? false
+        : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
   });
 
   try {
@@ -75,6 +89,17 @@ function loadCredentialsOrFail(env: NodeJS.ProcessEnv) {
     if (error instanceof CredentialConfigError) throw new StartupError(error.message);
     throw error;
   }
+}
+
+/** TACK_REMOTE_TIMEOUT_MS: per-request timeout of provider calls (default 10 s). */
+function remoteTimeoutOrFail(env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env.TACK_REMOTE_TIMEOUT_MS?.trim();
+  if (!raw) return undefined;
+  const ms = Number(raw);
+  if (!/^\d+$/.test(raw) || ms < 1 || ms > 600_000) {
+    throw new StartupError("TACK_REMOTE_TIMEOUT_MS must be a whole number from 1 to 600000");
+  }
+  return ms;
 }
 
 function listenFailure(error: unknown, config: ServeConfig): string {

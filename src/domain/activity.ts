@@ -1,5 +1,7 @@
 import type { ActivityStore } from "../storage/activity.js";
 import { now } from "./clock.js";
+import { NotFound } from "./errors.js";
+import type { ActivityLog } from "./model.js";
 
 /**
  * The activity history (CONTRACT.md §7). Domain modules call `record` inside the same
@@ -33,3 +35,24 @@ export function activityRecorder(store: ActivityStore) {
 }
 
 export type ActivityRecorder = ReturnType<typeof activityRecorder>;
+
+/**
+ * `GET /api/tickets/{id}/activity`, newest first. A deleted ticket's history stays readable:
+ * 404 only when there is neither a ticket nor any entry about that id.
+ */
+export function activityLog(
+  store: Pick<ActivityStore, "listBySubject">,
+  tickets: { exists(ticketId: number): boolean },
+) {
+  return {
+    list(ticketId: number): ActivityLog[] {
+      const entries = store.listBySubject(ticketId);
+      if (entries.length === 0 && !tickets.exists(ticketId)) {
+        throw new NotFound("ticket not found");
+      }
+      return entries;
+    },
+  };
+}
+
+export type ActivityLogService = ReturnType<typeof activityLog>;

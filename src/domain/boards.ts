@@ -32,10 +32,11 @@ export function boardService(
 
     create(name: string, laneNames?: string[]): BoardShell {
       const boardName = cleanName(name, "name");
-      const given = (laneNames ?? []).map((lane) => lane.trim()).filter((lane) => lane !== "");
-      const names = (given.length > 0 ? given : DEFAULT_LANES).map((lane, index) =>
-        cleanName(lane, `laneNames[${index}]`),
+      // Blank entries are dropped; errors name the entry's index as sent.
+      const given = (laneNames ?? []).flatMap((lane, index) =>
+        lane.trim() === "" ? [] : [cleanName(lane, `laneNames[${index}]`)],
       );
+      const names = given.length > 0 ? given : DEFAULT_LANES;
       return transact((changes) => {
         const id = boards.insert(boardName, now());
         for (const lane of names) lanes.insert(id, lane);

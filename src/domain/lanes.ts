@@ -71,6 +71,10 @@ export function laneService(
         const lane = require(laneId);
         if (lanes.ticketCount(laneId) > 0) throw new Conflict("lane is not empty");
         lanes.remove(laneId);
+        // Close the gap so positions stay 0..n-1, as after a reorder.
+        lanes.listByBoard(lane.boardId).forEach((rest, position) => {
+          if (rest.position !== position) lanes.setPosition(rest.id, position);
+        });
         boardChanged(lane.boardId, changes);
       });
     },

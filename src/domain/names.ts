@@ -9,6 +9,22 @@ export const BODY_MAX = 200_000;
 export function cleanName(value: string, field: string, max = NAME_MAX): string {
   const trimmed = value.trim();
   if (trimmed.length === 0) throw new InvalidInput(`${field} must not be empty`);
+  // Characters are code points (an emoji is one), as in JSON Schema's maxLength; `.length`
+  // counts UTF-16 units, so only a string longer than `max` units can be too long.
+  if (trimmed.length > max && [...trimmed].length > max) {
+    throw new InvalidInput(`${field} must be at most ${max} characters`);
+  }
+  return trimmed;
+}
+
+/** An optional text field: trimmed; null when absent, null or blank; at most `max` characters. */
+export function optionalText(
+  value: string | null | undefined,
+  field: string,
+  max: number,
+): string | null {
+  const trimmed = value?.trim() ?? "";
+  if (trimmed === "") return null;
   if (trimmed.length > max) throw new InvalidInput(`${field} must be at most ${max} characters`);
   return trimmed;
 }

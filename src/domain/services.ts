@@ -1,22 +1,52 @@
 import type { BoardEventBus } from "../events/board-events.js";
 import type { Db } from "../storage/database.js";
 import { createStores } from "../storage/index.js";
+import { activityLog, activityRecorder } from "./activity.js";
+import { boardExporter } from "./board-export.js";
+import { boardImporter } from "./board-import.js";
 import { boardService } from "./boards.js";
+import { commentService } from "./comments.js";
+import { externalReferenceService } from "./external-references.js";
 import { laneService } from "./lanes.js";
+import { createRemoteServices, NO_REMOTE_ACCESS } from "./remote-services.js";
+import type { RemoteAccess } from "./remote-tracking.js";
+import { tagReasonService } from "./tag-reasons.js";
 import { tagService } from "./tags.js";
+import { ticketEventService } from "./ticket-events.js";
+import { createTicketServices } from "./ticket-services.js";
 import { createTransact } from "./transaction.js";
 
 /**
  * Wires the domain modules together over one database. Each service receives only the stores and
  * sibling services it uses, so its dependencies are visible in its signature.
  */
-export function createServices(db: Db, bus: BoardEventBus) {
+export function createServices(
+  db: Db,
+  bus: BoardEventBus,
+  remote: RemoteAccess = NO_REMOTE_ACCESS,
+) {
   const stores = createStores(db);
   const transact = createTransact(db, bus);
   const boards = boardService(stores, transact);
   const lanes = laneService(stores, boards, transact);
-  const tags = tagService(stores, boards, transact);
-  return { boards, lanes, tags };
+  const activity = activityRecorder(stores.activity);
+  const tags = tagService(stores, boards, activity, transact);
+  const ticketFamily = createTicketServices(stores, boards, activity, transact);
+  const ticketDeps = { tickets: ticketFamily.tickets, activity };
+  const ticketExtras = {
+    comments: commentService(stores, ticketDeps, transact),
+    activity: activityLog(stores.activity, {
+      exists: (ticketId: number) => stores.tickets.get(ticketId) !== undefined,
+    }),
+    ticketEvents: ticketEventService(stores, ticketDeps, transact),
+    tagReasons: tagReasonService(stores, ticketDeps, transact),
+    externalReferences: externalReferenceService(stores, ticketDeps, transact),
+    boardExport: boardExporter(stores, boards),
+    boardImport: boardImporter(stores, { boards, ...ticketDeps }, transact),
+  };
+  const remoteFamily = createRemoteServices(stores, { boards, ...ticketDeps, remote }, transact);
+  // `events` is the after-commit change feed the board stream subscribes to.
+  return { boards, lanes, tags, ...ticketFamily, ...ticketExtras, ...remoteFamily, events: bus };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,4 +1,5 @@
 import type { Stores } from "../storage/index.js";
+import type { ActivityRecorder } from "./activity.js";
 import type { BoardService } from "./boards.js";
 import { now } from "./clock.js";
 import { Conflict, InvalidInput, NotFound } from "./errors.js";
@@ -11,6 +12,7 @@ export const DEFAULT_TAG_COLOR = "#6b7280";
 export function tagService(
   stores: Pick<Stores, "tags" | "boards">,
   boards: Pick<BoardService, "require">,
+  activity: ActivityRecorder,
   transact: Transact,
 ) {
   const { tags } = stores;
@@ -68,10 +70,23 @@ export function tagService(
       });
     },
 
-    /** Deleting a tag detaches it from every ticket (ON DELETE CASCADE on ticket_tags). */
+    /**
+     * Deleting a tag detaches it from every ticket (ON DELETE CASCADE on ticket_tags); each of
+     * those tickets gets a `ticket_tag_removed` entry. Their `updatedAt` stays: this is a change
+     * of the board's tags, not an edit of each ticket.
+     */
     remove(tagId: number): void {
       transact((changes) => {
         const tag = require(tagId);
+        for (const ticketId of tags.ticketIdsWithTag(tagId)) {
+          activity.record({
+            boardId: tag.boardId,
+            ticketId,
+            action: "ticket_tag_removed",
+            message: `Tag ${tag.name} removed (tag deleted)`,
+            details: { tagId, tagName: tag.name, tagDeleted: true },
+          });
+        }
         tags.remove(tagId);
         boardChanged(tag.boardId, changes);
       });

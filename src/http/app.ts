@@ -5,10 +5,21 @@ import { installJsonBodyParsing } from "./body-parsing.js";
 import { installErrorHandling } from "./errors.js";
 import { installLocalGuard } from "./local-guard.js";
 import { installOpenApi, openApiDocumentRoute } from "./openapi.js";
+import { activityRoutes } from "./routes/activity.js";
+import { boardEventRoutes } from "./routes/board-events.js";
+import { boardTransferRoutes } from "./routes/board-transfer.js";
 import { boardRoutes } from "./routes/boards.js";
+import { commentRoutes } from "./routes/comments.js";
+import { externalReferenceRoutes } from "./routes/external-references.js";
 import { laneRoutes } from "./routes/lanes.js";
+import { remoteRoutes } from "./routes/remote.js";
+import { remoteDiagnosticRoutes } from "./routes/remote-diagnostics.js";
 import { type ServiceInfo, serviceRoutes } from "./routes/service.js";
+import { tagReasonRoutes } from "./routes/tag-reasons.js";
 import { tagRoutes } from "./routes/tags.js";
+import { ticketBulkRoutes } from "./routes/ticket-bulk.js";
+import { ticketEventRoutes } from "./routes/ticket-events.js";
+import { ticketRoutes } from "./routes/tickets.js";
 import { namedSchemas } from "./schemas/index.js";
 import type { TackApp } from "./types.js";
 import { createValidatorCompiler } from "./validation.js";
@@ -21,6 +32,8 @@ export interface AppOptions {
   info: ServiceInfo;
   allowedHosts: readonly string[];
   logger: FastifyServerOptions["logger"];
+  /** Interval of `: ping` lines on board streams; defaults to 15 s. */
+  streamPingIntervalMs?: number;
 }
 
 /**
@@ -50,6 +63,19 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   boardRoutes(app, services.boards);
   laneRoutes(app, services.lanes);
   tagRoutes(app, services.tags);
+  ticketRoutes(app, services);
+  ticketBulkRoutes(app, services);
+  commentRoutes(app, services.comments);
+  activityRoutes(app, services.activity);
+  ticketEventRoutes(app, services.ticketEvents);
+  tagReasonRoutes(app, services.tagReasons);
+  externalReferenceRoutes(app, services.externalReferences);
+  boardTransferRoutes(app, services, IMPORT_BODY_LIMIT);
+  remoteRoutes(app, services);
+  remoteDiagnosticRoutes(app, services.remoteDiagnostics);
+  boardEventRoutes(app, services.boards, services.events, {
+    pingIntervalMs: options.streamPingIntervalMs,
+  });
   openApiDocumentRoute(app);
 
   return app;

@@ -33,11 +33,44 @@ export const toComment = (row: CommentRow): Comment => ({
   },
 });
 
+/** A comment as an import writes it: its own timestamps, sync state fresh. */
+export interface ImportedComment {
+  ticketId: number;
+  bodyMarkdown: string;
+  bodyHtml: string;
+  createdAt: string;
+}
+
 export function commentStore(db: Db) {
   const byTicket = db.prepare<[number], CommentRow>(
     "SELECT * FROM comments WHERE ticket_id = ? ORDER BY created_at DESC, id DESC",
   );
   const byId = db.prepare<[number], CommentRow>("SELECT * FROM comments WHERE id = ?");
+  // A new comment's sync timestamps equal its own (CONTRACT.md §3).
+  const insert = db.prepare<[ImportedComment]>(
+    `INSERT INTO comments (ticket_id, body_markdown, body_html, created_at, updated_at,
+       sync_created_at, sync_updated_at)
+     VALUES (@ticketId, @bodyMarkdown, @bodyHtml, @createdAt, @createdAt, @createdAt, @createdAt)`,
+  );
+  const updateBody = db.prepare<[string, string, string, number]>(
+    "UPDATE comments SET body_markdown = ?, body_html = ?, updated_at = ? WHERE id = ?",
+  );
+  const remove = db.prepare<[number]>("DELETE FROM comments WHERE id = ?");
+  // Claims the comment for one push attempt. A `pushing` row last touched before `staleBefore`
+  // belongs to a crashed attempt and may be claimed again (CONTRACT.md §8).
+  const claim = db.prepare<[{ id: number; at: string; staleBefore: string }]>(
+    `UPDATE comments SET sync_status = 'pushing', last_error = NULL, sync_updated_at = @at
+     WHERE id = @id AND (sync_status IN ('local_only', 'push_failed')
+       OR (sync_status = 'pushing' AND sync_updated_at < @staleBefore))`,
+  );
+  const pushed = db.prepare<[string | null, string, string, number]>(
+    `UPDATE comments SET sync_status = 'pushed', remote_comment_id = ?, pushed_at = ?,
+       last_error = NULL, sync_updated_at = ? WHERE id = ? AND sync_status = 'pushing'`,
+  );
+  const failed = db.prepare<[string, string, number]>(
+    `UPDATE comments SET sync_status = 'push_failed', last_error = ?, sync_updated_at = ?
+     WHERE id = ? AND sync_status = 'pushing'`,
+  );
 
   return {
     /** Newest first (createdAt desc, then id desc). */
@@ -46,6 +79,37 @@ export function commentStore(db: Db) {
       const row = byId.get(id);
       return row && toComment(row);
     },
+    /** A new `local_only` comment; returns its id. */
+    insert: (ticketId: number, bodyMarkdown: string, bodyHtml: string, at: string): number =>
+      Number(insert.run({ ticketId, bodyMarkdown, bodyHtml, createdAt: at }).lastInsertRowid),
+    /** A comment carried over by a board import, keeping its creation time; returns its id. */
+    insertImported: (comment: ImportedComment): number =>
+      Number(insert.run(comment).lastInsertRowid),
+    updateBody(id: number, bodyMarkdown: string, bodyHtml: string, at: string): void {
+      updateBody.run(bodyMarkdown, bodyHtml, at, id);
+    },
+    remove(id: number): void {
+      remove.run(id);
+    },
+
+    /**
+     * Sync-state transitions for the remote push (CONTRACT.md §8). `beginPush` atomically moves a
+     * `local_only`, `push_failed` or stale `pushing` comment to `pushing` and says whether it did;
+     * false means another attempt owns it or it is already pushed. Run it in its own transaction
+     * and commit before calling the provider, then record the outcome with `markPushed` or
+     * `markPushFailed` (both only act on a comment still `pushing`, and say whether they did).
+     */
+    beginPush: (id: number, staleBefore: string, at: string): boolean =>
+      claim.run({ id, at, staleBefore }).changes === 1,
+    /** `remoteCommentId` may be null: some providers do not say which comment they created. */
+    markPushed: (
+      id: number,
+      remoteCommentId: string | null,
+      pushedAt: string,
+      at: string,
+    ): boolean => pushed.run(remoteCommentId, pushedAt, at, id).changes === 1,
+    markPushFailed: (id: number, lastError: string, at: string): boolean =>
+      failed.run(lastError, at, id).changes === 1,
   };
 }
 

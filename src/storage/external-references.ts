@@ -33,6 +33,27 @@ const toReference = (row: ExternalReferenceRow): TicketExternalReference => ({
   updatedAt: row.updated_at,
 });
 
+/** The fields a client sets (TicketExternalReferenceSet after normalisation). */
+export interface ExternalReferenceFields {
+  provider: string;
+  instanceUrl: string;
+  resourceType: string;
+  projectKey: string;
+  issueKey: string;
+  displayRef: string;
+  url: string;
+  title: string | null;
+}
+
+export interface ExternalReferenceWrite extends ExternalReferenceFields {
+  ticketId: number;
+  kind: string;
+  /** Folded search text (domain/search-text.ts) that the list's `q` matches. */
+  searchText: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 const COLUMNS = `r.id, r.ticket_id, r.kind, r.provider, r.instance_url, r.resource_type, r.project_key,
   r.issue_key, r.display_ref, r.url, r.title, r.created_at, r.updated_at`;
 
@@ -44,6 +65,25 @@ export function externalReferenceStore(db: Db) {
     `SELECT ${COLUMNS} FROM external_references r JOIN tickets t ON t.id = r.ticket_id
      WHERE t.board_id = ? ORDER BY r.kind, r.id`,
   );
+  const byKind = db.prepare<[number, string], ExternalReferenceRow>(
+    `SELECT ${COLUMNS} FROM external_references r WHERE r.ticket_id = ? AND r.kind = ?`,
+  );
+  const insert = db.prepare<[ExternalReferenceWrite]>(
+    `INSERT INTO external_references (ticket_id, kind, provider, instance_url, resource_type,
+       project_key, issue_key, display_ref, url, title, search_text, created_at, updated_at)
+     VALUES (@ticketId, @kind, @provider, @instanceUrl, @resourceType, @projectKey, @issueKey,
+       @displayRef, @url, @title, @searchText, @createdAt, @updatedAt)`,
+  );
+  const update = db.prepare<
+    [ExternalReferenceFields & { id: number; searchText: string; updatedAt: string }]
+  >(
+    `UPDATE external_references SET provider = @provider, instance_url = @instanceUrl,
+       resource_type = @resourceType, project_key = @projectKey, issue_key = @issueKey,
+       display_ref = @displayRef, url = @url, title = @title, search_text = @searchText,
+       updated_at = @updatedAt
+     WHERE id = @id`,
+  );
+  const remove = db.prepare<[number]>("DELETE FROM external_references WHERE id = ?");
 
   return {
     /** Ordered by kind, then id. */
@@ -58,6 +98,24 @@ export function externalReferenceStore(db: Db) {
         else groups.set(row.ticket_id, [toReference(row)]);
       }
       return groups;
+    },
+    getByKind: (ticketId: number, kind: string): TicketExternalReference | undefined => {
+      const row = byKind.get(ticketId, kind);
+      return row && toReference(row);
+    },
+    /** Returns the new id. */
+    insert: (reference: ExternalReferenceWrite): number =>
+      Number(insert.run(reference).lastInsertRowid),
+    update(
+      id: number,
+      fields: ExternalReferenceFields,
+      searchText: string,
+      updatedAt: string,
+    ): void {
+      update.run({ ...fields, id, searchText, updatedAt });
+    },
+    remove(id: number): void {
+      remove.run(id);
     },
   };
 }

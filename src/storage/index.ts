@@ -1,11 +1,18 @@
 import { activityStore } from "./activity.js";
+import { boardImportStore } from "./board-export.js";
 import { boardStore } from "./boards.js";
+import { commentSyncStore } from "./comment-sync.js";
 import { commentStore } from "./comments.js";
 import type { Db } from "./database.js";
 import { externalReferenceStore } from "./external-references.js";
 import { laneStore } from "./lanes.js";
 import { remoteLinkStore } from "./remote-links.js";
+import { tagReasonStore } from "./tag-reasons.js";
 import { tagStore } from "./tags.js";
+import { ticketEventStore } from "./ticket-events.js";
+import { ticketRelationStore } from "./ticket-relations.js";
+import { ticketTagStore } from "./ticket-tags.js";
+import { ticketStore } from "./tickets.js";
 
 /** Every store over one database, each with its statements prepared once. */
 export function createStores(db: Db) {
@@ -15,8 +22,15 @@ export function createStores(db: Db) {
     tags: tagStore(db),
     activity: activityStore(db),
     comments: commentStore(db),
+    commentSync: commentSyncStore(db),
     externalReferences: externalReferenceStore(db),
     remoteLinks: remoteLinkStore(db),
+    tickets: ticketStore(db),
+    ticketTags: ticketTagStore(db),
+    ticketRelations: ticketRelationStore(db),
+    tagReasons: tagReasonStore(db),
+    ticketEvents: ticketEventStore(db),
+    boardImport: boardImportStore(db),
   };
 }
 

@@ -39,6 +39,34 @@ const toRemote = (row: RemoteLinkRow): TicketRemote => ({
   updatedAt: row.updated_at,
 });
 
+/** The identity of a tracked issue (CONTRACT.md §11): one ticket per identity. */
+export interface RemoteIdentity {
+  provider: string;
+  instanceUrl: string;
+  resourceType: string;
+  projectKey: string;
+  issueKey: string;
+}
+
+/** What a fetch of the remote issue yields: the read-only snapshot and its display fields. */
+export interface RemoteSnapshot {
+  displayRef: string;
+  url: string;
+  title: string;
+  bodyMarkdown: string;
+  bodyHtml: string;
+  state: string | null;
+  remoteUpdatedAt: string | null;
+  /** Folded text the list's `q` matches (domain/search-text.ts). */
+  searchText: string;
+}
+
+export interface RemoteLinkWrite extends RemoteIdentity, RemoteSnapshot {
+  ticketId: number;
+  /** Creation time; also the first lastSyncedAt and updatedAt. */
+  at: string;
+}
+
 export function remoteLinkStore(db: Db) {
   const byTicket = db.prepare<[number], RemoteLinkRow>(
     `SELECT ticket_id, provider, instance_url, resource_type, project_key, issue_key, display_ref,
@@ -52,6 +80,31 @@ export function remoteLinkStore(db: Db) {
   >(
     `SELECT r.ticket_id, r.provider, r.display_ref, r.url FROM remote_links r
      JOIN tickets t ON t.id = r.ticket_id WHERE t.board_id = ?`,
+  );
+
+  // Project paths of GitHub and GitLab are case-insensitive, so a differently cased request that
+  // the provider answers with the same issue must still count as the same identity.
+  const byIdentity = db.prepare<[RemoteIdentity], { ticket_id: number }>(
+    `SELECT ticket_id FROM remote_links
+     WHERE provider = @provider AND issue_key = @issueKey AND instance_url = @instanceUrl
+       AND resource_type = @resourceType AND project_key = @projectKey COLLATE NOCASE
+     ORDER BY ticket_id LIMIT 1`,
+  );
+  const insert = db.prepare<[RemoteLinkWrite]>(
+    `INSERT INTO remote_links (ticket_id, provider, instance_url, resource_type, project_key,
+       issue_key, display_ref, url, title, body_markdown, body_html, state, remote_updated_at,
+       search_text, last_synced_at, created_at, updated_at)
+     VALUES (@ticketId, @provider, @instanceUrl, @resourceType, @projectKey, @issueKey,
+       @displayRef, @url, @title, @bodyMarkdown, @bodyHtml, @state, @remoteUpdatedAt,
+       @searchText, @at, @at, @at)`,
+  );
+  // The identity stays: a refresh that answers with another identity is refused, not applied.
+  const updateSnapshot = db.prepare<[RemoteSnapshot & { ticketId: number; at: string }]>(
+    `UPDATE remote_links SET display_ref = @displayRef, url = @url, title = @title,
+       body_markdown = @bodyMarkdown, body_html = @bodyHtml, state = @state,
+       remote_updated_at = @remoteUpdatedAt, search_text = @searchText, last_synced_at = @at,
+       updated_at = @at
+     WHERE ticket_id = @ticketId`,
   );
 
   return {
@@ -71,7 +124,15 @@ export function remoteLinkStore(db: Db) {
       }
       return map;
     },
+    /** The ticket tracking this identity, if any. */
+    ticketIdOf: (identity: RemoteIdentity): number | undefined =>
+      byIdentity.get(identity)?.ticket_id,
+    insert(link: RemoteLinkWrite): void {
+      insert.run(link);
+    },
+    /** Stores a fresh snapshot; lastSyncedAt and updatedAt become `at`. */
+    updateSnapshot(ticketId: number, snapshot: RemoteSnapshot, at: string): void {
+      updateSnapshot.run({ ...snapshot, ticketId, at });
+    },
   };
 }
-
-export type RemoteLinkStore = ReturnType<typeof remoteLinkStore>;

@@ -1,5 +1,16 @@
+import { BoardExport, BoardImport } from "./board-export.js";
 import { Board, BoardDetail, BoardShell, Lane, Tag } from "./boards.js";
 import { ErrorBody } from "./common.js";
+import { TicketExternalReferenceSet } from "./external-references.js";
+import {
+  RemoteDiagnosticRequest,
+  RemoteDiagnosticResult,
+  RemoteDiagnosticStatus,
+  RemoteIssueImport,
+  RemoteIssueImportPreview,
+} from "./remote.js";
+import { TicketTagReason, TicketTagReasonSetBody } from "./tag-reasons.js";
+import { ActivityLog, TicketEvent, TicketEventCreateBody } from "./ticket-records.js";
 import {
   Comment,
   CommentSync,
@@ -35,4 +46,17 @@ export const namedSchemas = [
   TicketExternalReference,
   Ticket,
   TicketSummary,
+  ActivityLog,
+  TicketEvent,
+  TicketEventCreateBody,
+  TicketTagReason,
+  TicketTagReasonSetBody,
+  TicketExternalReferenceSet,
+  BoardExport,
+  BoardImport,
+  RemoteIssueImport,
+  RemoteIssueImportPreview,
+  RemoteDiagnosticRequest,
+  RemoteDiagnosticStatus,
+  RemoteDiagnosticResult,
 ];

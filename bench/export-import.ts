@@ -1,0 +1,293 @@
+/**
+ * Whole-board export and import at 5,000 and 10,000 tickets (with comments, tags and reasons,
+ * parents, blockers, related links, external references and events), and the board stream's
+ * fan-out: how long after a write's response the last of 100 connected clients has the message.
+ */
+import { readFileSync } from "node:fs";
+import { type IncomingMessage, request } from "node:http";
+import { performance } from "node:perf_hooks";
+import { Client, percentile, printTable, startTack, type TackProcess } from "./lib.js";
+
+const SIZES = [5000, 10_000];
+const IMPORT_ROUNDS = 2;
+const STREAM_CLIENTS = 100;
+const STREAM_ROUNDS = 40;
+
+export async function runExportImportBench(): Promise<void> {
+  const tack = await startTack();
+  const client = new Client(tack.url, 8);
+  try {
+    console.log("\n## export / import");
+    console.log(
+      "per ticket: Markdown body, 2 comments, 1 tag with a reason, every 5th a parent, every " +
+        "3rd a blocker, every 7th a related link, every 2nd an external reference, every 3rd an event",
+    );
+    const rows: (string | number)[][] = [];
+    for (const size of SIZES) {
+      const document = boardDocument(size);
+      const payload = JSON.stringify(document);
+      let boardId = 0;
+      for (let round = 0; round < IMPORT_ROUNDS; round++) {
+        const measured = await measure(tack, () =>
+          client.ok({ method: "POST", path: "/api/boards/import", body: document }, 201),
+        );
+        boardId = measured.result.board.id;
+        rows.push(row(`import ${size}`, round, payload.length, measured));
+      }
+      let exported: unknown;
+      for (let round = 0; round < IMPORT_ROUNDS; round++) {
+        const measured = await measure(tack, () =>
+          client.ok({ path: `/api/boards/${boardId}/export` }),
+        );
+        exported = measured.result;
+        rows.push(row(`export ${size}`, round, JSON.stringify(exported).length, measured));
+      }
+      // The exported document itself must import again within the body limit.
+      const again = await measure(tack, () =>
+        client.ok({ method: "POST", path: "/api/boards/import", body: exported }, 201),
+      );
+      rows.push(row(`re-import export ${size}`, 0, JSON.stringify(exported).length, again));
+    }
+    printTable(
+      ["operation", "round", "request/response MiB", "wall ms", "server CPU ms", "peak RSS MiB"],
+      rows,
+    );
+    console.log(
+      "wall = client-side time of the one request (including JSON transfer and the 201 " +
+        "BoardDetail answer); server CPU = user+system time of the tack process meanwhile; " +
+        "peak RSS sampled every 20 ms during the request.",
+    );
+
+    await streamFanOut(tack, client);
+  } finally {
+    client.close();
+    await tack.stop();
+  }
+}
+
+interface Measured<T> {
+  result: T;
+  wallMs: number;
+  cpuMs: number | null;
+  peakRssMiB: number | null;
+}
+
+/** Times one request, with the server's CPU time and its highest RSS while it ran. */
+async function measure<T>(tack: TackProcess, work: () => Promise<T>): Promise<Measured<T>> {
+  let peak = tack.memory()?.rssMiB ?? null;
+  const sampler = setInterval(() => {
+    const rss = tack.memory()?.rssMiB;
+    if (rss !== undefined && (peak === null || rss > peak)) peak = rss;
+  }, 20);
+  const cpuBefore = cpuMs(tack.pid);
+  const started = performance.now();
+  const result = await work();
+  const wallMs = performance.now() - started;
+  const cpuAfter = cpuMs(tack.pid);
+  clearInterval(sampler);
+  const rss = tack.memory()?.rssMiB;
+  if (rss !== undefined && (peak === null || rss > peak)) peak = rss;
+  const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+  return { result, wallMs, cpuMs: cpu, peakRssMiB: peak };
+}
+
+function row(name: string, round: number, bytes: number, measured: Measured<unknown>) {
+  return [
+    name,
+    round + 1,
+    (bytes / 1024 / 1024).toFixed(1),
+    measured.wallMs.toFixed(0),
+    measured.cpuMs === null ? "n/a" : measured.cpuMs.toFixed(0),
+    measured.peakRssMiB === null ? "n/a" : measured.peakRssMiB.toFixed(0),
+  ];
+}
+
+/** utime + stime of a process in ms, from /proc/<pid>/stat (null where unavailable). */
+function cpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+/** A deterministic board document of `size` tickets using every exported feature. */
+export function boardDocument(size: number) {
+  const lanes = [1, 2, 3, 4].map((id) => ({ id, name: `Lane ${id}` }));
+  const tags = Array.from({ length: 10 }, (_, i) => ({
+    id: i + 1,
+    name: `tag ${i}`,
+    color: "#3b82f6",
+  }));
+  const at = (day: number) => new Date(Date.UTC(2024, 0, 1 + (day % 300))).toISOString();
+  const tickets = Array.from({ length: size }, (_, i) => {
+    const id = i + 1;
+    return {
+      id,
+      laneId: (i % 4) + 1,
+      title: `Ticket ${id}: investigate the flaky ${i % 2 ? "build" : "deploy"} step`,
+      bodyMarkdown: `Seen on **main** since #${Math.max(1, id - 1)}.\n\n- [ ] reproduce\n- [x] collect logs (see https://ci.example.com/runs/${id})\n\n\`\`\`sh\nnpm test -- --grep ${id}\n\`\`\``,
+      priority: (i % 4) + 1,
+      position: Math.floor(i / 4),
+      isResolved: i % 6 === 0,
+      isArchived: i % 10 === 9,
+      createdAt: at(i),
+      updatedAt: at(i + 1),
+      parentTicketId: i % 5 === 0 ? null : id - (i % 5),
+      tags: [{ name: `tag ${i % 10}` }],
+      blockerIds: i % 3 === 0 && i > 0 ? [id - 1] : [],
+      relatedIds: i % 7 === 0 && i > 1 ? [id - 2] : [],
+      comments: [
+        {
+          id: 2 * id,
+          bodyMarkdown: `Second look: _still failing_ on run ${id}.`,
+          createdAt: at(i + 2),
+        },
+        { id: 2 * id - 1, bodyMarkdown: `First report for ticket ${id}.`, createdAt: at(i + 1) },
+      ],
+      tagReasons: [
+        {
+          tagId: (i % 10) + 1,
+          reason: "flagged by triage",
+          details: { score: i % 100 },
+          reasonCommentId: 2 * id - 1,
+        },
+      ],
+      externalReferences:
+        i % 2 === 0
+          ? [
+              {
+                kind: "source",
+                provider: "github",
+                instanceUrl: "https://github.com",
+                projectKey: "acme/app",
+                issueKey: String(id),
+                displayRef: `acme/app#${id}`,
+                url: `https://github.com/acme/app/issues/${id}`,
+                title: `Upstream issue ${id}`,
+              },
+            ]
+          : [],
+      events:
+        i % 3 === 0
+          ? [
+              {
+                source: "ci",
+                kind: "build",
+                title: "Build failed",
+                severity: "error",
+                data: { run: id },
+              },
+            ]
+          : [],
+    };
+  });
+  return {
+    format: "tack.board",
+    version: 1,
+    board: { name: `Bench ${size}` },
+    lanes,
+    tags,
+    tickets,
+  };
+}
+
+/**
+ * 100 clients on one board's stream; each round makes one write and records when the last client
+ * has its message, relative to the write's response (the commit is announced before the response
+ * is sent, so this can be negative) and to the moment the request was sent.
+ */
+async function streamFanOut(tack: TackProcess, client: Client): Promise<void> {
+  const board = await client.ok(
+    { method: "POST", path: "/api/boards", body: { name: "stream" } },
+    201,
+  );
+  const boardId = board.board.id as number;
+  const listeners = await Promise.all(
+    Array.from({ length: STREAM_CLIENTS }, () =>
+      listen(`${tack.url}/api/boards/${boardId}/events`),
+    ),
+  );
+  const fromResponse: number[] = [];
+  const fromRequest: number[] = [];
+  try {
+    for (let round = 0; round < STREAM_ROUNDS + 5; round++) {
+      const arrivals = listeners.map((listener) => listener.next());
+      const sent = performance.now();
+      await client.ok({
+        method: "PATCH",
+        path: `/api/boards/${boardId}`,
+        body: { name: `stream ${round}` },
+      });
+      const answered = performance.now();
+      const last = Math.max(...(await Promise.all(arrivals)));
+      if (round < 5) continue; // warm-up
+      fromResponse.push(last - answered);
+      fromRequest.push(last - sent);
+    }
+  } finally {
+    for (const listener of listeners) listener.close();
+  }
+  fromResponse.sort((a, b) => a - b);
+  fromRequest.sort((a, b) => a - b);
+  console.log(`\n## board stream fan-out (${STREAM_CLIENTS} clients, ${STREAM_ROUNDS} writes)`);
+  printTable(
+    ["last client has the message", "p50 ms", "p99 ms", "max ms"],
+    [
+      ["after the write's response", ...stats(fromResponse)],
+      ["after the write was sent", ...stats(fromRequest)],
+    ],
+  );
+  console.log(
+    `server memory with ${STREAM_CLIENTS} open streams: RSS ${tack.memory()?.rssMiB.toFixed(1) ?? "n/a"} MiB`,
+  );
+}
+
+const stats = (sorted: number[]) => [
+  percentile(sorted, 50).toFixed(2),
+  percentile(sorted, 99).toFixed(2),
+  (sorted.at(-1) ?? 0).toFixed(2),
+];
+
+interface Listener {
+  /** Resolves with the arrival time (performance.now()) of the next data message. */
+  next(): Promise<number>;
+  close(): void;
+}
+
+/** An SSE connection that reports when each `data:` message arrives. */
+function listen(url: string): Promise<Listener> {
+  return new Promise((resolve, reject) => {
+    const waiting: Array<(at: number) => void> = [];
+    const req = request(url, (response: IncomingMessage) => {
+      if (response.statusCode !== 200) {
+        reject(new Error(`stream answered ${response.statusCode}`));
+        return;
+      }
+      response.setEncoding("utf8");
+      let buffer = "";
+      response.on("data", (chunk: string) => {
+        const at = performance.now();
+        buffer += chunk;
+        let end = buffer.indexOf("\n\n");
+        while (end !== -1) {
+          if (buffer.slice(0, end).includes("\ndata:") || buffer.startsWith("data:")) {
+            waiting.shift()?.(at);
+          }
+          buffer = buffer.slice(end + 2);
+          end = buffer.indexOf("\n\n");
+        }
+      });
+      resolve({
+        next: () => new Promise((done) => waiting.push(done)),
+        close: () => req.destroy(),
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}

@@ -1,0 +1,404 @@
+/**
+ * Shared benchmark helpers: tack runs as a child process (as users run it), the load comes from
+ * this process over keep-alive HTTP connections, and memory is read from /proc for the child.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../", import.meta.url));
+const START_TIMEOUT_MS = 30_000;
+
+// ---------------------------------------------------------------------------------------------
+// The server under test
+
+export interface TackProcess {
+  url: string;
+  pid: number;
+  dbFile: string;
+  /** Current and peak resident memory of the server process (null where /proc is unavailable). */
+  memory(): MemorySample | null;
+  /** SIGTERM, wait for the exit, remove the temporary database. */
+  stop(): Promise<void>;
+}
+
+export interface MemorySample {
+  rssMiB: number;
+  peakRssMiB: number;
+}
+
+/** Starts `tack serve` on a fresh temporary database and a free port; resolves with its URL. */
+export async function startTack(extraArgs: string[] = []): Promise<TackProcess> {
+  const folder = mkdtempSync(join(tmpdir(), "tack-bench-"));
+  const dbFile = join(folder, "tack.sqlite");
+  const env = { ...process.env };
+  for (const key of ["HOST", "PORT", "NODE_OPTIONS", "GITHUB_TOKEN"]) delete env[key];
+  for (const key of Object.keys(env)) if (key.startsWith("TACK_")) delete env[key];
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "src/cli.ts", "serve", "--port", "0", "--db", dbFile, ...extraArgs],
+    { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const url = await startLine(child);
+  const pid = child.pid as number;
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  return {
+    url,
+    pid,
+    dbFile,
+    memory: () => readMemory(pid),
+    async stop() {
+      child.kill("SIGTERM");
+      await exited;
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+function startLine(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    let stderr = "";
+    const timer = setTimeout(() => fail("tack did not start in time"), START_TIMEOUT_MS);
+    const fail = (reason: string) => {
+      clearTimeout(timer);
+      child.kill("SIGKILL");
+      reject(new Error(`${reason}: ${stderr.trim()}`));
+    };
+    child.stderr?.setEncoding("utf8").on("data", (text: string) => {
+      stderr += text;
+    });
+    child.once("exit", (code) => fail(`tack exited with ${code} before starting`));
+    child.stdout?.setEncoding("utf8").on("data", function onData(text: string) {
+      stdout += text;
+      const match = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (!match) return;
+      clearTimeout(timer);
+      child.removeAllListeners("exit");
+      child.stdout?.off("data", onData);
+      child.stdout?.resume();
+      resolve(match[1] as string);
+    });
+  });
+}
+
+/** VmRSS and VmHWM (the peak) of a process, from /proc/<pid>/status. */
+export function readMemory(pid: number): MemorySample | null {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    return null;
+  }
+  const kib = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1]);
+  const rss = kib("VmRSS");
+  const peak = kib("VmHWM");
+  if (!Number.isFinite(rss) || !Number.isFinite(peak)) return null;
+  return { rssMiB: rss / 1024, peakRssMiB: peak / 1024 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP client
+
+export interface HttpResult {
+  status: number;
+  body: any;
+}
+
+export interface RequestSpec {
+  method?: string;
+  path: string;
+  body?: unknown;
+  /** Statuses that count as success (default: any 2xx). */
+  expect?: number[];
+}
+
+/**
+ * A keep-alive HTTP client bound to one server. node:http with a pooled agent costs less per
+ * request than fetch, so the client is less of a bottleneck for a fast local server.
+ */
+export class Client {
+  private readonly agent: Agent;
+  private readonly host: string;
+  private readonly port: number;
+
+  constructor(baseUrl: string, maxSockets = 64) {
+    const url = new URL(baseUrl);
+    this.host = url.hostname;
+    this.port = Number(url.port);
+    this.agent = new Agent({ keepAlive: true, maxSockets });
+  }
+
+  send(spec: RequestSpec): Promise<HttpResult> {
+    const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const headers: Record<string, string | number> = {};
+    if (payload !== undefined) {
+      headers["content-type"] = "application/json";
+      headers["content-length"] = Buffer.byteLength(payload);
+    }
+    return new Promise((resolve, reject) => {
+      const req = request(
+        {
+          host: this.host,
+          port: this.port,
+          method: spec.method ?? "GET",
+          path: spec.path,
+          headers,
+          agent: this.agent,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString("utf8");
+            let body: unknown = text;
+            if (String(res.headers["content-type"]).startsWith("application/json")) {
+              body = JSON.parse(text);
+            }
+            resolve({ status: res.statusCode ?? 0, body });
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(payload);
+    });
+  }
+
+  /** Sends and throws unless the status is the expected one (for seeding data). */
+  async ok(spec: RequestSpec, status = 200): Promise<any> {
+    const result = await this.send(spec);
+    if (result.status !== status) {
+      throw new Error(
+        `${spec.method ?? "GET"} ${spec.path}: ${result.status} ${JSON.stringify(result.body)}`,
+      );
+    }
+    return result.body;
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+/** Runs `work(i)` for i = 0..count-1 with at most `concurrency` in flight (for seeding). */
+export async function inParallel(
+  count: number,
+  concurrency: number,
+  work: (index: number) => Promise<unknown>,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await work(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load loop
+
+export interface LoadOptions {
+  /** Requests in flight at once. */
+  concurrency: number;
+  /** Stop after this long... */
+  durationMs: number;
+  /** ...or after this many requests, whichever comes first. */
+  maxRequests?: number;
+  /** Unmeasured requests first, so JIT and caches settle. */
+  warmupRequests?: number;
+}
+
+export interface LoadResult {
+  name: string;
+  concurrency: number;
+  requests: number;
+  errors: number;
+  durationMs: number;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
+  /** Server RSS at the end of the scenario, and the highest RSS seen while it ran. */
+  rssMiB: number | null;
+  maxRssMiB: number | null;
+  firstError?: string;
+}
+
+export interface Scenario {
+  name: string;
+  /** Builds request number `i`; called once per request. */
+  request: (i: number) => RequestSpec;
+}
+
+/** Drives one scenario against a running tack and measures it. */
+export async function runLoad(
+  client: Client,
+  server: Pick<TackProcess, "memory">,
+  scenario: Scenario,
+  options: LoadOptions,
+): Promise<LoadResult> {
+  const warmup = options.warmupRequests ?? Math.min(200, options.concurrency * 10);
+  let warmed = 0;
+  await inParallel(warmup, options.concurrency, async () => {
+    await client.send(scenario.request(1_000_000_000 + warmed++));
+  });
+
+  const latencies: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  let issued = 0;
+  let maxRss = server.memory()?.rssMiB ?? null;
+  const sampler = setInterval(() => {
+    const rss = server.memory()?.rssMiB;
+    if (rss !== undefined && (maxRss === null || rss > maxRss)) maxRss = rss;
+  }, 50);
+
+  const started = performance.now();
+  const deadline = started + options.durationMs;
+  const limit = options.maxRequests ?? Number.POSITIVE_INFINITY;
+  const worker = async () => {
+    while (issued < limit && performance.now() < deadline) {
+      const spec = scenario.request(issued++);
+      const sent = performance.now();
+      try {
+        const result = await client.send(spec);
+        const ok = spec.expect
+          ? spec.expect.includes(result.status)
+          : result.status >= 200 && result.status < 300;
+        if (!ok) {
+          errors++;
+          firstError ??= `${result.status} ${JSON.stringify(result.body).slice(0, 200)}`;
+        }
+      } catch (error) {
+        errors++;
+        firstError ??= String(error);
+      }
+      latencies.push(performance.now() - sent);
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  const durationMs = performance.now() - started;
+  clearInterval(sampler);
+
+  const memory = server.memory();
+  if (memory && (maxRss === null || memory.rssMiB > maxRss)) maxRss = memory.rssMiB;
+  latencies.sort((a, b) => a - b);
+  return {
+    name: scenario.name,
+    concurrency: options.concurrency,
+    requests: latencies.length,
+    errors,
+    durationMs,
+    requestsPerSecond: (latencies.length / durationMs) * 1000,
+    latencyMs: {
+      p50: percentile(latencies, 50),
+      p90: percentile(latencies, 90),
+      p99: percentile(latencies, 99),
+      max: latencies.at(-1) ?? 0,
+      mean: latencies.reduce((sum, value) => sum + value, 0) / (latencies.length || 1),
+    },
+    rssMiB: memory?.rssMiB ?? null,
+    maxRssMiB: maxRss,
+    ...(firstError === undefined ? {} : { firstError }),
+  };
+}
+
+/** Nearest-rank percentile of an ascending array. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1] as number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reports
+
+/** What a bench module returns: run.ts prints it. */
+export interface BenchReport {
+  title: string;
+  /** One line about the data set, e.g. "50 boards x 4 lanes x 10 tags". */
+  dataset: string;
+  results: LoadResult[];
+  /** Server memory when the module finished (peak = VmHWM since the process started). */
+  memory: MemorySample | null;
+  notes?: string[];
+}
+
+export function isBenchReport(value: unknown): value is BenchReport {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as BenchReport).title === "string" &&
+    Array.isArray((value as BenchReport).results)
+  );
+}
+
+/** How long each scenario runs; `BENCH_DURATION_MS` shortens or lengthens every bench. */
+export function scenarioDurationMs(fallback = 3000): number {
+  const fromEnv = Number(process.env.BENCH_DURATION_MS);
+  return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : fallback;
+}
+
+export function printReport(report: BenchReport): void {
+  console.log(`\n## ${report.title}`);
+  console.log(report.dataset);
+  printTable(
+    [
+      "scenario",
+      "conc",
+      "requests",
+      "errors",
+      "req/s",
+      "p50 ms",
+      "p90 ms",
+      "p99 ms",
+      "max ms",
+      "RSS MiB",
+      "max RSS",
+    ],
+    report.results.map((result) => [
+      result.name,
+      result.concurrency,
+      result.requests,
+      result.errors,
+      result.requestsPerSecond.toFixed(0),
+      result.latencyMs.p50.toFixed(2),
+      result.latencyMs.p90.toFixed(2),
+      result.latencyMs.p99.toFixed(2),
+      result.latencyMs.max.toFixed(1),
+      mib(result.rssMiB),
+      mib(result.maxRssMiB),
+    ]),
+  );
+  if (report.memory) {
+    console.log(
+      `server memory at end: RSS ${mib(report.memory.rssMiB)} MiB, peak RSS ${mib(report.memory.peakRssMiB)} MiB`,
+    );
+  }
+  for (const result of report.results) {
+    if (result.firstError) console.log(`! ${result.name}: first error ${result.firstError}`);
+  }
+  for (const note of report.notes ?? []) console.log(`- ${note}`);
+}
+
+const mib = (value: number | null) => (value === null ? "n/a" : value.toFixed(1));
+
+/** Left-aligns the first column, right-aligns the others. */
+export function printTable(header: string[], rows: (string | number)[][]): void {
+  const cells = [header, ...rows.map((row) => row.map(String))];
+  const widths = header.map((_, column) =>
+    Math.max(...cells.map((row) => (row[column] ?? "").length)),
+  );
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) =>
+        column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
+      )
+      .join("  ");
+  console.log(line(cells[0] as string[]));
+  console.log(widths.map((width) => "-".repeat(width)).join("  "));
+  for (const row of cells.slice(1)) console.log(line(row));
+}

@@ -1,0 +1,46 @@
+import { Type } from "@sinclair/typebox";
+import type { BoardExporter } from "../../domain/board-export.js";
+import type { BoardImporter } from "../../domain/board-import.js";
+import { BoardExport, BoardImport } from "../schemas/board-export.js";
+import { BoardDetailRef } from "../schemas/boards.js";
+import { BoardIdParams, errors } from "../schemas/common.js";
+import type { TackApp } from "../types.js";
+
+/** Export and import of whole boards (CONTRACT.md §10, docs/export-format.md). */
+export function boardTransferRoutes(
+  app: TackApp,
+  services: { boardExport: BoardExporter; boardImport: BoardImporter },
+  importBodyLimit: number,
+): void {
+  app.get(
+    "/api/boards/:boardId/export",
+    {
+      schema: {
+        operationId: "exportBoard",
+        tags: ["boards"],
+        description: "The whole board as one document (format tack.board, version 1).",
+        params: BoardIdParams,
+        response: { 200: Type.Ref(BoardExport), ...errors(400, 404) },
+      },
+    },
+    async (request) => services.boardExport.export(request.params.boardId),
+  );
+
+  app.post(
+    "/api/boards/import",
+    {
+      bodyLimit: importBodyLimit,
+      schema: {
+        operationId: "importBoard",
+        tags: ["boards"],
+        description:
+          "Creates a new board from a BoardExport document, in one transaction. Any violation is " +
+          "a 400 naming the element (e.g. tickets[4].priority) and nothing is created. 64 MiB " +
+          "body limit (413 beyond).",
+        body: Type.Ref(BoardImport),
+        response: { 201: BoardDetailRef, ...errors(400, 413) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(services.boardImport.import(request.body)),
+  );
+}

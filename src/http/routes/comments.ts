@@ -1,0 +1,70 @@
+import { Type } from "@sinclair/typebox";
+import type { CommentService } from "../../domain/comments.js";
+import { CommentIdParams, errors, TicketIdParams } from "../schemas/common.js";
+import { CommentBody } from "../schemas/ticket-records.js";
+import { CommentRef } from "../schemas/tickets.js";
+import type { TackApp } from "../types.js";
+
+export function commentRoutes(app: TackApp, comments: CommentService): void {
+  app.get(
+    "/api/tickets/:ticketId/comments",
+    {
+      schema: {
+        operationId: "listComments",
+        tags: ["comments"],
+        description: "Newest first (createdAt desc, then id desc).",
+        params: TicketIdParams,
+        response: { 200: Type.Object({ comments: Type.Array(CommentRef) }), ...errors(400, 404) },
+      },
+    },
+    async (request) => ({ comments: comments.list(request.params.ticketId) }),
+  );
+
+  app.post(
+    "/api/tickets/:ticketId/comments",
+    {
+      schema: {
+        operationId: "createComment",
+        tags: ["comments"],
+        description: "A new comment is `local_only`; its sync timestamps equal its createdAt.",
+        params: TicketIdParams,
+        body: CommentBody,
+        response: { 201: CommentRef, ...errors(400, 404) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(comments.create(request.params.ticketId, request.body.bodyMarkdown)),
+  );
+
+  app.patch(
+    "/api/comments/:commentId",
+    {
+      schema: {
+        operationId: "updateComment",
+        tags: ["comments"],
+        description: "A comment that is `pushed` or `pushing` is read-only (400).",
+        params: CommentIdParams,
+        body: CommentBody,
+        response: { 200: CommentRef, ...errors(400, 404) },
+      },
+    },
+    async (request) => comments.update(request.params.commentId, request.body.bodyMarkdown),
+  );
+
+  app.delete(
+    "/api/comments/:commentId",
+    {
+      schema: {
+        operationId: "deleteComment",
+        tags: ["comments"],
+        description: "A comment that is `pushed` or `pushing` is read-only (400).",
+        params: CommentIdParams,
+        response: { 204: Type.Null(), ...errors(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      comments.remove(request.params.commentId);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,86 @@
+import { Type } from "@sinclair/typebox";
+import type { CommentPushService } from "../../domain/comment-push.js";
+import type { RemoteImportService } from "../../domain/remote-import.js";
+import type { RemoteRefreshService } from "../../domain/remote-refresh.js";
+import { BoardIdParams, CommentIdParams, errors, TicketIdParams } from "../schemas/common.js";
+import { RemoteIssueImport, RemoteIssueImportPreview } from "../schemas/remote.js";
+import { CommentRef, TicketRef } from "../schemas/tickets.js";
+import type { TackApp } from "../types.js";
+
+export function remoteRoutes(
+  app: TackApp,
+  services: {
+    remoteImport: RemoteImportService;
+    remoteRefresh: RemoteRefreshService;
+    commentPush: CommentPushService;
+  },
+): void {
+  const { remoteImport, remoteRefresh, commentPush } = services;
+  const ImportBody = Type.Ref(RemoteIssueImport);
+
+  app.post(
+    "/api/boards/:boardId/remote-import",
+    {
+      schema: {
+        operationId: "importRemoteIssue",
+        tags: ["remote"],
+        description:
+          "Creates a ticket tracking the remote issue: title from the remote (read-only), remote " +
+          "body copied into bodyMarkdown, snapshot in remote. 409 when the issue is tracked " +
+          "already. Provider failures are 400 with a safe message.",
+        params: BoardIdParams,
+        body: ImportBody,
+        response: { 201: TicketRef, ...errors(400, 404, 409) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(await remoteImport.import(request.params.boardId, request.body)),
+  );
+
+  app.post(
+    "/api/boards/:boardId/remote-import/preview",
+    {
+      schema: {
+        operationId: "previewRemoteIssueImport",
+        tags: ["remote"],
+        description: "Fetches the issue as an import would; creates nothing.",
+        params: BoardIdParams,
+        body: ImportBody,
+        response: { 200: Type.Ref(RemoteIssueImportPreview), ...errors(400, 404) },
+      },
+    },
+    async (request) => remoteImport.preview(request.params.boardId, request.body),
+  );
+
+  app.post(
+    "/api/tickets/:ticketId/remote-refresh",
+    {
+      schema: {
+        operationId: "refreshRemoteIssue",
+        tags: ["remote"],
+        description:
+          "Re-fetches title, body and state: updates the title and the remote snapshot, never " +
+          "the local bodyMarkdown. 400 for an untracked ticket or a provider failure.",
+        params: TicketIdParams,
+        response: { 200: TicketRef, ...errors(400, 404) },
+      },
+    },
+    async (request) => remoteRefresh.refresh(request.params.ticketId),
+  );
+
+  app.post(
+    "/api/comments/:commentId/push-remote",
+    {
+      schema: {
+        operationId: "pushCommentToRemote",
+        tags: ["remote"],
+        description:
+          "Posts the comment on the tracked remote issue. 409 when pushed, or pushing for less " +
+          "than 15 minutes; a failed push is 400 {error: lastError} and may be retried.",
+        params: CommentIdParams,
+        response: { 200: CommentRef, ...errors(400, 404, 409) },
+      },
+    },
+    async (request) => commentPush.push(request.params.commentId),
+  );
+}

@@ -1,0 +1,61 @@
+import { Type } from "@sinclair/typebox";
+import type { TagReasonService } from "../../domain/tag-reasons.js";
+import { errors, TicketIdParams } from "../schemas/common.js";
+import {
+  TicketTagParams,
+  TicketTagReason,
+  TicketTagReasonSetBody,
+} from "../schemas/tag-reasons.js";
+import type { TackApp } from "../types.js";
+
+export function tagReasonRoutes(app: TackApp, tagReasons: TagReasonService): void {
+  const TagReasonRef = Type.Ref(TicketTagReason);
+
+  app.get(
+    "/api/tickets/:ticketId/tag-reasons",
+    {
+      schema: {
+        operationId: "listTicketTagReasons",
+        tags: ["tags"],
+        description: "Attached tags with their reason metadata, by tag name then id.",
+        params: TicketIdParams,
+        response: { 200: Type.Object({ tags: Type.Array(TagReasonRef) }), ...errors(400, 404) },
+      },
+    },
+    async (request) => ({ tags: tagReasons.list(request.params.ticketId) }),
+  );
+
+  app.post(
+    "/api/tickets/:ticketId/tags/:tagId",
+    {
+      schema: {
+        operationId: "setTicketTagReason",
+        tags: ["tags"],
+        description:
+          "Attaches a tag of the ticket's board (if not yet attached) and upserts its reason. " +
+          "A tag of another board is 400; reasonCommentId must be a comment of the ticket.",
+        params: TicketTagParams,
+        body: Type.Ref(TicketTagReasonSetBody),
+        response: { 200: TagReasonRef, ...errors(400, 404) },
+      },
+    },
+    async (request) => tagReasons.set(request.params.ticketId, request.params.tagId, request.body),
+  );
+
+  app.delete(
+    "/api/tickets/:ticketId/tags/:tagId",
+    {
+      schema: {
+        operationId: "removeTicketTag",
+        tags: ["tags"],
+        description: "Detaches the tag and drops its reason; 404 when it is not attached.",
+        params: TicketTagParams,
+        response: { 204: Type.Null(), ...errors(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      tagReasons.remove(request.params.ticketId, request.params.tagId);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,108 @@
+import { Type } from "@sinclair/typebox";
+import type { TicketBulkService } from "../../domain/ticket-bulk.js";
+import type { TicketPositionService } from "../../domain/ticket-positions.js";
+import { BoardIdParams, errors } from "../schemas/common.js";
+import {
+  BulkArchiveBody,
+  BulkCompleteBody,
+  BulkMoveBody,
+  BulkTransitionBody,
+  ReorderBody,
+} from "../schemas/ticket-requests.js";
+import { TicketRef, TicketSummaryRef } from "../schemas/tickets.js";
+import type { TackApp } from "../types.js";
+
+const ALL_OR_NOTHING =
+  "Every id must be a ticket of the path board; one transaction, all or nothing. " +
+  "Tickets are answered in ticketIds order, duplicates collapsed.";
+
+export function ticketBulkRoutes(
+  app: TackApp,
+  services: { ticketBulk: TicketBulkService; ticketPositions: TicketPositionService },
+): void {
+  const { ticketBulk, ticketPositions } = services;
+  const SummaryList = Type.Object({ tickets: Type.Array(TicketSummaryRef) });
+
+  app.post(
+    "/api/boards/:boardId/tickets/bulk-complete",
+    {
+      schema: {
+        operationId: "bulkCompleteTickets",
+        tags: ["bulk"],
+        description: `Sets isResolved (default true). ${ALL_OR_NOTHING}`,
+        params: BoardIdParams,
+        body: BulkCompleteBody,
+        response: { 200: SummaryList, ...errors(400, 404) },
+      },
+    },
+    async (request) => ({ tickets: ticketBulk.complete(request.params.boardId, request.body) }),
+  );
+
+  app.post(
+    "/api/boards/:boardId/tickets/bulk-archive",
+    {
+      schema: {
+        operationId: "bulkArchiveTickets",
+        tags: ["bulk"],
+        description: `Extension (CONTRACT.md §12): sets isArchived (default true). ${ALL_OR_NOTHING}`,
+        params: BoardIdParams,
+        body: BulkArchiveBody,
+        response: { 200: SummaryList, ...errors(400, 404) },
+      },
+    },
+    async (request) => ({ tickets: ticketBulk.archive(request.params.boardId, request.body) }),
+  );
+
+  app.post(
+    "/api/boards/:boardId/tickets/bulk-transition",
+    {
+      schema: {
+        operationId: "bulkTransitionTickets",
+        tags: ["bulk"],
+        description: `Moves to the lane named laneName. ${ALL_OR_NOTHING}`,
+        params: BoardIdParams,
+        body: BulkTransitionBody,
+        response: { 200: SummaryList, ...errors(400, 404) },
+      },
+    },
+    async (request) => ({ tickets: ticketBulk.transition(request.params.boardId, request.body) }),
+  );
+
+  app.post(
+    "/api/boards/:boardId/tickets/bulk-move",
+    {
+      schema: {
+        operationId: "bulkMoveTickets",
+        tags: ["bulk"],
+        description: `Moves to a lane of another board; answers summaries from the destination. ${ALL_OR_NOTHING}`,
+        params: BoardIdParams,
+        body: BulkMoveBody,
+        response: { 200: SummaryList, ...errors(400, 404) },
+      },
+    },
+    async (request) => ({ tickets: ticketBulk.move(request.params.boardId, request.body) }),
+  );
+
+  app.post(
+    "/api/boards/:boardId/tickets/reorder",
+    {
+      schema: {
+        operationId: "reorderTickets",
+        tags: ["bulk"],
+        deprecated: true,
+        description:
+          "Deprecated: use PATCH /api/tickets/{ticketId}/position. Needs an item for every " +
+          "non-archived ticket of the board; answers those tickets in board order.",
+        params: BoardIdParams,
+        body: ReorderBody,
+        response: {
+          200: Type.Object({ tickets: Type.Array(TicketRef) }),
+          ...errors(400, 404),
+        },
+      },
+    },
+    async (request) => ({
+      tickets: ticketPositions.reorder(request.params.boardId, request.body.items),
+    }),
+  );
+}

@@ -1,0 +1,40 @@
+import { Type } from "@sinclair/typebox";
+import type { TicketEventService } from "../../domain/ticket-events.js";
+import { errors, TicketIdParams } from "../schemas/common.js";
+import { TicketEventCreateBody, TicketEventRef } from "../schemas/ticket-records.js";
+import type { TackApp } from "../types.js";
+
+export function ticketEventRoutes(app: TackApp, events: TicketEventService): void {
+  app.get(
+    "/api/tickets/:ticketId/events",
+    {
+      schema: {
+        operationId: "listTicketEvents",
+        tags: ["events"],
+        description: "Newest first.",
+        params: TicketIdParams,
+        response: {
+          200: Type.Object({ events: Type.Array(TicketEventRef) }),
+          ...errors(400, 404),
+        },
+      },
+    },
+    async (request) => ({ events: events.list(request.params.ticketId) }),
+  );
+
+  app.post(
+    "/api/tickets/:ticketId/events",
+    {
+      schema: {
+        operationId: "createTicketEvent",
+        tags: ["events"],
+        description: "Stores a source-specific event. Ticket events are data, not activity.",
+        params: TicketIdParams,
+        body: Type.Ref(TicketEventCreateBody),
+        response: { 201: TicketEventRef, ...errors(400, 404) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send(events.create(request.params.ticketId, request.body)),
+  );
+}

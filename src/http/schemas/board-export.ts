@@ -1,0 +1,174 @@
+import { Type } from "@sinclair/typebox";
+import { BODY_MAX } from "../../domain/names.js";
+import { BoardRef, LaneRef, TagColor, TagRef } from "./boards.js";
+import { FreeObject, Id, Nullable, Timestamp } from "./common.js";
+import { ReferenceKind } from "./external-references.js";
+import { TicketEventRef } from "./ticket-records.js";
+import { Priority, TicketExternalReference } from "./tickets.js";
+
+// The board document of CONTRACT.md §10 (docs/export-format.md): `BoardExport` is what export
+// answers, `BoardImport` what import accepts (the same shape, with only ids, names and titles
+// required, so documents of other implementations of the interface load too).
+
+const ExportedTicket = Type.Object({
+  id: Id,
+  boardId: Id,
+  laneId: Id,
+  parentTicketId: Nullable(Id),
+  hasChildren: Type.Boolean(),
+  title: Type.String(),
+  bodyMarkdown: Type.String(),
+  isResolved: Type.Boolean(),
+  isCompleted: Type.Boolean({ description: "Deprecated alias of isResolved." }),
+  isArchived: Type.Boolean(),
+  priority: Priority,
+  position: Type.Integer({ minimum: 0 }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  tags: Type.Array(TagRef),
+  comments: Type.Array(
+    Type.Object({
+      id: Id,
+      ticketId: Id,
+      bodyMarkdown: Type.String(),
+      bodyHtml: Type.String(),
+      createdAt: Timestamp,
+    }),
+    { description: "Newest first." },
+  ),
+  blockerIds: Type.Array(Id),
+  relatedIds: Type.Array(Id),
+  externalReferences: Type.Array(Type.Ref(TicketExternalReference)),
+  tagReasons: Type.Array(
+    Type.Object({
+      tagId: Id,
+      reason: Nullable(Type.String()),
+      details: Nullable(FreeObject),
+      reasonCommentId: Nullable(Id),
+      attachedAt: Nullable(Timestamp),
+      updatedAt: Nullable(Timestamp),
+    }),
+    { description: "One entry per attached tag." },
+  ),
+  events: Type.Array(TicketEventRef, { description: "Newest first." }),
+});
+
+export const BoardExport = Type.Object(
+  {
+    format: Type.Literal("tack.board"),
+    version: Type.Literal(1),
+    board: BoardRef,
+    lanes: Type.Array(LaneRef),
+    tags: Type.Array(TagRef),
+    tickets: Type.Array(ExportedTicket, {
+      description: "Board order; archived tickets included; remote tracking omitted.",
+    }),
+  },
+  { $id: "BoardExport" },
+);
+
+/** Generous bounds, so a hostile document cannot make validation itself the problem. */
+const MANY = 1_000_000;
+
+const ImportedTicket = Type.Object({
+  id: Id,
+  laneId: Id,
+  title: Type.String(),
+  parentTicketId: Type.Optional(Nullable(Id)),
+  bodyMarkdown: Type.Optional(Type.String({ maxLength: BODY_MAX })),
+  isResolved: Type.Optional(Type.Boolean()),
+  isCompleted: Type.Optional(
+    Type.Boolean({ description: "Alias of isResolved, which wins when both are present." }),
+  ),
+  isArchived: Type.Optional(Type.Boolean()),
+  priority: Type.Optional(Priority),
+  position: Type.Optional(Type.Integer({ minimum: 0 })),
+  createdAt: Type.Optional(Timestamp),
+  updatedAt: Type.Optional(Timestamp),
+  tags: Type.Optional(
+    Type.Array(Type.Object({ id: Type.Optional(Id), name: Type.Optional(Type.String()) }), {
+      maxItems: MANY,
+      description: "Matched to the document's tags by name, else by id.",
+    }),
+  ),
+  comments: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Type.Optional(Id),
+        bodyMarkdown: Type.String(),
+        createdAt: Type.Optional(Timestamp),
+      }),
+      { maxItems: MANY },
+    ),
+  ),
+  blockerIds: Type.Optional(Nullable(Type.Array(Id, { maxItems: MANY }))),
+  relatedIds: Type.Optional(Nullable(Type.Array(Id, { maxItems: MANY }))),
+  externalReferences: Type.Optional(
+    Type.Array(
+      Type.Object({
+        kind: ReferenceKind,
+        provider: Type.String(),
+        instanceUrl: Type.String(),
+        projectKey: Type.String(),
+        issueKey: Type.String(),
+        displayRef: Type.String(),
+        url: Type.String(),
+        resourceType: Type.Optional(Type.String()),
+        title: Type.Optional(Nullable(Type.String())),
+        createdAt: Type.Optional(Timestamp),
+        updatedAt: Type.Optional(Timestamp),
+      }),
+      { maxItems: MANY },
+    ),
+  ),
+  tagReasons: Type.Optional(
+    Type.Array(
+      Type.Object({
+        tagId: Id,
+        reason: Type.Optional(Nullable(Type.String())),
+        details: Type.Optional(Nullable(FreeObject)),
+        reasonCommentId: Type.Optional(Nullable(Id)),
+        attachedAt: Type.Optional(Nullable(Timestamp)),
+        updatedAt: Type.Optional(Nullable(Timestamp)),
+      }),
+      { maxItems: MANY },
+    ),
+  ),
+  events: Type.Optional(
+    Type.Array(
+      Type.Object({
+        source: Type.String(),
+        kind: Type.String(),
+        title: Type.String(),
+        summary: Type.Optional(Nullable(Type.String())),
+        severity: Type.Optional(Nullable(Type.String())),
+        icon: Type.Optional(Nullable(Type.String())),
+        data: Type.Optional(FreeObject),
+        createdAt: Type.Optional(Timestamp),
+      }),
+      { maxItems: MANY },
+    ),
+  ),
+});
+
+export const BoardImport = Type.Object(
+  {
+    format: Type.Optional(Type.Literal("tack.board")),
+    version: Type.Optional(Type.Literal(1)),
+    board: Type.Object({ name: Type.String() }),
+    lanes: Type.Array(Type.Object({ id: Id, name: Type.String() }), { maxItems: MANY }),
+    tags: Type.Optional(
+      Type.Array(
+        Type.Object({ id: Type.Optional(Id), name: Type.String(), color: Type.Optional(TagColor) }),
+        { maxItems: MANY },
+      ),
+    ),
+    tickets: Type.Optional(Type.Array(ImportedTicket, { maxItems: MANY })),
+  },
+  {
+    $id: "BoardImport",
+    description:
+      "A BoardExport document; format and version may be absent. Per ticket only id, laneId " +
+      "and title are required.",
+  },
+);

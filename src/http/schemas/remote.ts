@@ -1,0 +1,108 @@
+import { Type } from "@sinclair/typebox";
+import { Id, Nullable } from "./common.js";
+
+// Remote tracking and diagnostics (API.md "Remote tracking", CONTRACT.md §11). Provider ids and
+// reference fields are plain strings here: domain/remote-*.ts and src/remote/issue-locator.ts
+// give one message per rule (e.g. `provider must be one of github, gitlab, redmine`).
+
+/** URLs and keys are short in practice; the bound only keeps absurd input out. */
+const ReferenceText = (description: string) => Type.String({ maxLength: 2048, description });
+
+const referenceFields = {
+  provider: Type.String({ description: "github, gitlab or redmine." }),
+  instanceUrl: Type.Optional(
+    ReferenceText(
+      "Instance URL; defaults to https://github.com or https://gitlab.com; required for redmine unless url is given.",
+    ),
+  ),
+  projectKey: Type.Optional(
+    ReferenceText("github owner/repo, gitlab group/project path; optional for redmine."),
+  ),
+  issueKey: Type.Optional(ReferenceText("Issue number (gitlab iid, redmine issue id).")),
+  url: Type.Optional(
+    ReferenceText("Web URL of the issue; replaces instanceUrl, projectKey and issueKey."),
+  ),
+};
+
+export const RemoteIssueImport = Type.Object(
+  {
+    ...referenceFields,
+    laneId: Id,
+    postBacklinkComment: Type.Optional(
+      Type.Boolean({
+        description:
+          "After import, post one comment on the remote issue naming the ticket (needs write permission). A failure is recorded as activity and never fails the import.",
+      }),
+    ),
+    backlinkUrl: Type.Optional(
+      ReferenceText("Absolute http(s) URL appended to the backlink comment."),
+    ),
+  },
+  { $id: "RemoteIssueImport" },
+);
+
+export const RemoteIssueImportPreview = Type.Object(
+  {
+    provider: Type.String(),
+    instanceUrl: Type.String(),
+    resourceType: Type.String(),
+    projectKey: Type.String(),
+    issueKey: Type.String(),
+    displayRef: Type.String(),
+    url: Type.String(),
+    title: Type.String(),
+    state: Nullable(Type.String()),
+    remoteUpdatedAt: Nullable(Type.String()),
+    duplicate: Type.Boolean(),
+    existingTicketId: Nullable(Id),
+    existingTicketRef: Nullable(Type.String()),
+  },
+  { $id: "RemoteIssueImportPreview" },
+);
+
+export const RemoteDiagnosticRequest = Type.Object(referenceFields, {
+  $id: "RemoteDiagnosticRequest",
+  description:
+    "With url, issueKey or projectKey the issue is resolved; otherwise the credential is checked against instanceUrl (or the provider's public instance).",
+});
+
+export const RemoteDiagnosticStatus = Type.Union(
+  [
+    Type.Literal("missing_credential"),
+    Type.Literal("reachable"),
+    Type.Literal("auth_failed"),
+    Type.Literal("permission_failed"),
+    Type.Literal("not_found"),
+    Type.Literal("rate_limited"),
+    Type.Literal("unsupported_provider"),
+    Type.Literal("error"),
+  ],
+  { $id: "RemoteDiagnosticStatus" },
+);
+
+export const RemoteDiagnosticResult = Type.Object(
+  {
+    provider: Type.String(),
+    hasCredential: Type.Boolean({
+      description: "Whether a credential for exactly the checked instance is configured.",
+    }),
+    status: Type.Ref(RemoteDiagnosticStatus),
+    displayRef: Type.Optional(Type.String()),
+    url: Type.Optional(Type.String()),
+    message: Type.Optional(Type.String()),
+  },
+  { $id: "RemoteDiagnosticResult", description: "Never contains a token." },
+);
+
+export const RemoteProviderDiagnostics = Type.Object({
+  providers: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      hasCredential: Type.Boolean(),
+      status: Type.Unsafe<"configured" | "missing_credential">({
+        type: "string",
+        enum: ["configured", "missing_credential"],
+      }),
+    }),
+  ),
+});

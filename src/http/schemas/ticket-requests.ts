@@ -1,0 +1,97 @@
+import { Type } from "@sinclair/typebox";
+import { BODY_MAX } from "../../domain/names.js";
+import { Id, IdList, Nullable } from "./common.js";
+import { Priority } from "./tickets.js";
+
+// Request bodies and the list query of the ticket endpoints. Names are plain strings here:
+// trimming and length limits of titles live in domain/names.ts (one rule, one message).
+
+const deprecatedCompleted = Type.Boolean({
+  description: "Deprecated alias of isResolved; isResolved wins when both are sent.",
+  deprecated: true,
+});
+
+/** Ids inside arrays are positive integers; duplicates are collapsed. */
+const TicketIds = Type.Array(Id, { minItems: 1, maxItems: 100_000 });
+
+const upsertFields = {
+  laneId: Type.Optional(Id),
+  parentTicketId: Type.Optional(Nullable(Id)),
+  title: Type.Optional(Type.String({ description: "1-500 characters after trimming." })),
+  bodyMarkdown: Type.Optional(Type.String({ maxLength: BODY_MAX })),
+  isResolved: Type.Optional(Type.Boolean()),
+  isCompleted: Type.Optional(deprecatedCompleted),
+  isArchived: Type.Optional(Type.Boolean()),
+  priority: Type.Optional(Priority),
+  tagIds: Type.Optional(IdList),
+  blockerIds: Type.Optional(Nullable(IdList)),
+  relatedIds: Type.Optional(Nullable(IdList)),
+};
+
+export const TicketCreateBody = Type.Object(
+  { ...upsertFields, laneId: Id, title: Type.String() },
+  { description: "TicketUpsert with laneId and title required." },
+);
+
+export const TicketPatchBody = Type.Object(upsertFields, {
+  description: "TicketUpsert: send only changes; at least one field.",
+});
+
+export const TicketListQuery = Type.Object({
+  lane_id: Type.Optional(Id),
+  tag: Type.Optional(Type.String({ description: "Tag name, case-insensitive." })),
+  resolved: Type.Optional(Type.Boolean()),
+  completed: Type.Optional(
+    Type.Boolean({ description: "Deprecated alias of resolved.", deprecated: true }),
+  ),
+  archived: Type.Optional(
+    Type.Unsafe<"true" | "false" | "all">({
+      type: "string",
+      enum: ["true", "false", "all"],
+      description: "Default false (hide archived); true = only archived; all = both.",
+    }),
+  ),
+  q: Type.Optional(Type.String({ description: "Search (#<n>, <prefix>#<key> or text)." })),
+});
+
+export const TransitionBody = Type.Object({
+  laneName: Type.String(),
+  isResolved: Type.Optional(Type.Boolean()),
+  isCompleted: Type.Optional(deprecatedCompleted),
+});
+
+export const PositionBody = Type.Object({
+  laneId: Id,
+  position: Type.Optional(Type.Integer({ minimum: 0 })),
+  beforeTicketId: Type.Optional(Nullable(Id)),
+  afterTicketId: Type.Optional(Nullable(Id)),
+});
+
+export const MoveBody = Type.Object({ boardId: Id, laneId: Id });
+
+export const BulkCompleteBody = Type.Object({
+  ticketIds: TicketIds,
+  isResolved: Type.Optional(Type.Boolean({ description: "Default true." })),
+  isCompleted: Type.Optional(deprecatedCompleted),
+});
+
+export const BulkArchiveBody = Type.Object({
+  ticketIds: TicketIds,
+  isArchived: Type.Optional(Type.Boolean({ description: "Default true." })),
+});
+
+export const BulkTransitionBody = Type.Object({
+  ticketIds: TicketIds,
+  laneName: Type.String(),
+  isResolved: Type.Optional(Type.Boolean()),
+  isCompleted: Type.Optional(deprecatedCompleted),
+});
+
+export const BulkMoveBody = Type.Object({ ticketIds: TicketIds, boardId: Id, laneId: Id });
+
+export const ReorderBody = Type.Object({
+  items: Type.Array(
+    Type.Object({ ticketId: Id, laneId: Id, position: Type.Integer({ minimum: 0 }) }),
+    { maxItems: 100_000 },
+  ),
+});

@@ -1,0 +1,69 @@
+import type { Db } from "./database.js";
+
+/** A ticket as a board import writes it: every column given. */
+export interface ImportedTicket {
+  boardId: number;
+  laneId: number;
+  /** Null also when the parent is not inserted yet (link it with `setParent` afterwards). */
+  parentTicketId: number | null;
+  title: string;
+  bodyMarkdown: string;
+  bodyHtml: string;
+  /** Folded title and body (domain/search-text.ts), as ticket writes compute it. */
+  searchText: string;
+  isResolved: boolean;
+  isArchived: boolean;
+  priority: number;
+  position: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Writes of a board import that the per-resource stores do not offer, because an import keeps
+ * what normal writes compute: positions and timestamps as given, and links between tickets that
+ * are all being created in the same transaction. Each statement is prepared once and run in a
+ * loop inside the import's single transaction.
+ */
+export function boardImportStore(db: Db) {
+  const insertTicket = db.prepare(
+    `INSERT INTO tickets (board_id, lane_id, parent_ticket_id, title, body_markdown, body_html,
+       search_text, is_resolved, is_archived, priority, position, created_at, updated_at)
+     VALUES (@boardId, @laneId, @parentTicketId, @title, @bodyMarkdown, @bodyHtml, @searchText,
+       @isResolved, @isArchived, @priority, @position, @createdAt, @updatedAt)`,
+  );
+  const setParent = db.prepare<[number, number]>(
+    "UPDATE tickets SET parent_ticket_id = ? WHERE id = ?",
+  );
+  const insertBlocker = db.prepare<[number, number]>(
+    "INSERT OR IGNORE INTO ticket_blockers (ticket_id, blocker_id) VALUES (?, ?)",
+  );
+  const insertRelated = db.prepare<[number, number]>(
+    "INSERT OR IGNORE INTO ticket_related (low_id, high_id) VALUES (?, ?)",
+  );
+
+  return {
+    /** Returns the new id. */
+    insertTicket: (ticket: ImportedTicket): number =>
+      Number(
+        insertTicket.run({
+          ...ticket,
+          isResolved: ticket.isResolved ? 1 : 0,
+          isArchived: ticket.isArchived ? 1 : 0,
+        }).lastInsertRowid,
+      ),
+    setParent(ticketId: number, parentTicketId: number): void {
+      setParent.run(parentTicketId, ticketId);
+    },
+    /** `ticketId` is blocked by `blockerId`. */
+    insertBlocker(ticketId: number, blockerId: number): void {
+      insertBlocker.run(ticketId, blockerId);
+    },
+    /** A symmetric link, stored once with the lower id first. */
+    insertRelated(a: number, b: number): void {
+      insertRelated.run(Math.min(a, b), Math.max(a, b));
+    },
+  };
+}
+
+export type BoardImportStore = ReturnType<typeof boardImportStore>;

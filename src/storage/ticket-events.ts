@@ -1,0 +1,78 @@
+import type { TicketEvent } from "../domain/model.js";
+import type { Db } from "./database.js";
+
+interface TicketEventRow {
+  id: number;
+  ticket_id: number;
+  source: string;
+  kind: string;
+  title: string;
+  summary: string | null;
+  severity: string | null;
+  icon: string | null;
+  data_json: string;
+  created_at: string;
+}
+
+const toEvent = (row: TicketEventRow): TicketEvent => ({
+  id: row.id,
+  ticketId: row.ticket_id,
+  source: row.source,
+  kind: row.kind,
+  title: row.title,
+  summary: row.summary,
+  severity: row.severity,
+  icon: row.icon,
+  data: JSON.parse(row.data_json) as Record<string, unknown>,
+  createdAt: row.created_at,
+});
+
+export type NewTicketEvent = Omit<TicketEvent, "id">;
+
+const COLUMNS = `e.id, e.ticket_id, e.source, e.kind, e.title, e.summary, e.severity, e.icon,
+  e.data_json, e.created_at`;
+
+export function ticketEventStore(db: Db) {
+  const byTicket = db.prepare<[number], TicketEventRow>(
+    `SELECT ${COLUMNS} FROM ticket_events e WHERE e.ticket_id = ?
+     ORDER BY e.created_at DESC, e.id DESC`,
+  );
+  const byId = db.prepare<[number], TicketEventRow>(
+    `SELECT ${COLUMNS} FROM ticket_events e WHERE e.id = ?`,
+  );
+  const byBoard = db.prepare<[number], TicketEventRow>(
+    `SELECT ${COLUMNS} FROM ticket_events e JOIN tickets t ON t.id = e.ticket_id
+     WHERE t.board_id = ? ORDER BY e.created_at DESC, e.id DESC`,
+  );
+  const insert = db.prepare(
+    `INSERT INTO ticket_events (ticket_id, source, kind, title, summary, severity, icon, data_json,
+       created_at)
+     VALUES (@ticketId, @source, @kind, @title, @summary, @severity, @icon, @dataJson, @createdAt)`,
+  );
+
+  return {
+    /** Newest first (createdAt desc, then id desc). */
+    listByTicket: (ticketId: number): TicketEvent[] => byTicket.all(ticketId).map(toEvent),
+    get: (id: number): TicketEvent | undefined => {
+      const row = byId.get(id);
+      return row && toEvent(row);
+    },
+    /** Every event of a board's tickets in one query, newest first, grouped by ticket id. */
+    groupedByBoard(boardId: number): Map<number, TicketEvent[]> {
+      const groups = new Map<number, TicketEvent[]>();
+      for (const row of byBoard.iterate(boardId)) {
+        const list = groups.get(row.ticket_id);
+        if (list) list.push(toEvent(row));
+        else groups.set(row.ticket_id, [toEvent(row)]);
+      }
+      return groups;
+    },
+    /** Returns the new id. */
+    insert(event: NewTicketEvent): number {
+      const { data, ...columns } = event;
+      return Number(insert.run({ ...columns, dataJson: JSON.stringify(data) }).lastInsertRowid);
+    },
+  };
+}
+
+export type TicketEventStore = ReturnType<typeof ticketEventStore>;

@@ -1,0 +1,391 @@
+import type { Comment } from "../domain/model.js";
+import type { TicketSearch } from "../domain/ticket-search.js";
+import { type CommentRow, toComment } from "./comments.js";
+import type { Db } from "./database.js";
+
+/** A ticket's own columns without its (possibly large) bodies: enough for lists and relations. */
+export interface TicketRow {
+  id: number;
+  boardId: number;
+  laneId: number;
+  parentTicketId: number | null;
+  title: string;
+  isResolved: boolean;
+  isArchived: boolean;
+  priority: number;
+  position: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A ticket's own columns including its bodies. */
+export interface TicketRecord extends TicketRow {
+  bodyMarkdown: string;
+  bodyHtml: string;
+}
+
+/** The writable columns; `searchText` is the folded title and body (domain/search-text.ts). */
+export interface TicketWrite {
+  laneId: number;
+  parentTicketId: number | null;
+  title: string;
+  bodyMarkdown: string;
+  bodyHtml: string;
+  searchText: string;
+  isResolved: boolean;
+  isArchived: boolean;
+  priority: number;
+  updatedAt: string;
+}
+
+/** Filters of the board list; every one present narrows the result (AND). */
+export interface TicketListFilter {
+  laneId?: number;
+  isResolved?: boolean;
+  archived: "active" | "archived" | "all";
+  /** Folded tag name (names.ts nameKey). */
+  tagKey?: string;
+  search?: TicketSearch;
+}
+
+interface SqlRow {
+  id: number;
+  board_id: number;
+  lane_id: number;
+  parent_ticket_id: number | null;
+  title: string;
+  is_resolved: number;
+  is_archived: number;
+  priority: number;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+interface SqlRecord extends SqlRow {
+  body_markdown: string;
+  body_html: string;
+}
+
+const toRow = (row: SqlRow): TicketRow => ({
+  id: row.id,
+  boardId: row.board_id,
+  laneId: row.lane_id,
+  parentTicketId: row.parent_ticket_id,
+  title: row.title,
+  isResolved: row.is_resolved === 1,
+  isArchived: row.is_archived === 1,
+  priority: row.priority,
+  position: row.position,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+});
+
+type RawRow = [
+  number,
+  number,
+  number,
+  number | null,
+  string,
+  number,
+  number,
+  number,
+  number,
+  string,
+  string,
+];
+
+/** A raw row of ROW_COLUMNS (arrays allocate less than objects in lists of thousands). */
+const fromRaw = (row: RawRow): TicketRow => ({
+  id: row[0],
+  boardId: row[1],
+  laneId: row[2],
+  parentTicketId: row[3],
+  title: row[4],
+  isResolved: row[5] === 1,
+  isArchived: row[6] === 1,
+  priority: row[7],
+  position: row[8],
+  createdAt: row[9],
+  updatedAt: row[10],
+});
+
+const toRecord = (row: SqlRecord): TicketRecord => ({
+  ...toRow(row),
+  bodyMarkdown: row.body_markdown,
+  bodyHtml: row.body_html,
+});
+
+const ROW_COLUMNS = `t.id, t.board_id, t.lane_id, t.parent_ticket_id, t.title, t.is_resolved,
+  t.is_archived, t.priority, t.position, t.created_at, t.updated_at`;
+const RECORD_COLUMNS = `${ROW_COLUMNS}, t.body_markdown, t.body_html`;
+
+/** Board order (CONTRACT.md §4): lane position, active before archived, position, id. */
+const BOARD_ORDER = "ORDER BY l.position, l.id, t.is_archived, t.position, t.id";
+
+/** Ids given to a query as one JSON array parameter (never one parameter per id). */
+const IN_IDS = "IN (SELECT value FROM json_each(?))";
+
+export function ticketStore(db: Db) {
+  const byId = db.prepare<[number], SqlRecord>(
+    `SELECT ${RECORD_COLUMNS} FROM tickets t WHERE t.id = ?`,
+  );
+  const rowsByIds = db.prepare<[string], SqlRow>(
+    `SELECT ${ROW_COLUMNS} FROM tickets t WHERE t.id ${IN_IDS}`,
+  );
+  const recordsOfBoard = db.prepare<[number, number], SqlRecord>(
+    `SELECT ${RECORD_COLUMNS} FROM tickets t JOIN lanes l ON l.id = t.lane_id
+     WHERE t.board_id = ? AND (? = 1 OR t.is_archived = 0) ${BOARD_ORDER}`,
+  );
+  const rowsOfBoard = db.prepare<[number], SqlRow>(
+    `SELECT ${ROW_COLUMNS} FROM tickets t WHERE t.board_id = ?`,
+  );
+  const insert = db.prepare(
+    `INSERT INTO tickets (board_id, lane_id, parent_ticket_id, title, body_markdown, body_html,
+       search_text, is_resolved, is_archived, priority, position, created_at, updated_at)
+     VALUES (@boardId, @laneId, @parentTicketId, @title, @bodyMarkdown, @bodyHtml, @searchText,
+       @isResolved, @isArchived, @priority,
+       (SELECT COALESCE(MAX(position), -1) + 1 FROM tickets WHERE lane_id = @laneId),
+       @updatedAt, @updatedAt)`,
+  );
+  const update = db.prepare(
+    `UPDATE tickets SET lane_id = @laneId, parent_ticket_id = @parentTicketId, title = @title,
+       body_markdown = @bodyMarkdown, body_html = @bodyHtml, search_text = @searchText,
+       is_resolved = @isResolved, is_archived = @isArchived, priority = @priority,
+       updated_at = @updatedAt
+     WHERE id = @id`,
+  );
+  const moveToBoard = db.prepare<[number, number, string, number]>(
+    `UPDATE tickets SET board_id = ?, lane_id = ?, parent_ticket_id = NULL, updated_at = ?
+     WHERE id = ?`,
+  );
+  const toLaneEnd = db.prepare<[number, number, number]>(
+    `UPDATE tickets SET lane_id = ?,
+       position = (SELECT COALESCE(MAX(position), -1) + 1 FROM tickets WHERE lane_id = ?)
+     WHERE id = ?`,
+  );
+  const touch = db.prepare<[string, number]>("UPDATE tickets SET updated_at = ? WHERE id = ?");
+  const remove = db.prepare<[number]>("DELETE FROM tickets WHERE id = ?");
+  const laneOrder = db.prepare<[number], { id: number; is_archived: number }>(
+    "SELECT id, is_archived FROM tickets WHERE lane_id = ? ORDER BY is_archived, position, id",
+  );
+  // Writes only the rows whose position actually changes.
+  const setPositions = db.prepare<[string]>(
+    `UPDATE tickets SET position = j.key FROM json_each(?) AS j
+     WHERE tickets.id = j.value AND tickets.position <> j.key`,
+  );
+  const renumber = db.prepare<[number]>(
+    `UPDATE tickets SET position = r.n FROM (
+       SELECT id, ROW_NUMBER() OVER (ORDER BY is_archived, position, id) - 1 AS n
+       FROM tickets WHERE lane_id = ?) AS r
+     WHERE tickets.id = r.id AND tickets.position <> r.n`,
+  );
+  const childCounts = db
+    .prepare<[string], [number, number]>(
+      `SELECT parent_ticket_id, COUNT(*) FROM tickets
+       WHERE parent_ticket_id ${IN_IDS} GROUP BY parent_ticket_id`,
+    )
+    .raw(true);
+  const children = db.prepare<[number], { id: number }>(
+    "SELECT id FROM tickets WHERE parent_ticket_id = ?",
+  );
+  const clearChildren = db.prepare<[number]>(
+    "UPDATE tickets SET parent_ticket_id = NULL WHERE parent_ticket_id = ?",
+  );
+  // Comments of many tickets at once, for full Ticket views of a whole board.
+  const commentsOf = db.prepare<[string], CommentRow>(
+    `SELECT * FROM comments WHERE ticket_id ${IN_IDS} ORDER BY created_at DESC, id DESC`,
+  );
+
+  const listStatements = new Map<string, ReturnType<typeof prepareList>>();
+  function prepareList(filter: TicketListFilter) {
+    const where = ["t.board_id = @boardId"];
+    if (filter.laneId !== undefined) where.push("t.lane_id = @laneId");
+    if (filter.isResolved !== undefined) where.push("t.is_resolved = @isResolved");
+    if (filter.archived !== "all") where.push("t.is_archived = @isArchived");
+    if (filter.tagKey !== undefined) {
+      where.push(`EXISTS (SELECT 1 FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id
+        WHERE tt.ticket_id = t.id AND g.name_key = @tagKey)`);
+    }
+    if (filter.search) where.push(searchCondition(filter.search));
+    return db
+      .prepare<[Record<string, unknown>], RawRow>(
+        `SELECT ${ROW_COLUMNS} FROM tickets t JOIN lanes l ON l.id = t.lane_id
+         WHERE ${where.join(" AND ")} ${BOARD_ORDER}`,
+      )
+      .raw(true);
+  }
+
+  return {
+    get(id: number): TicketRecord | undefined {
+      const row = byId.get(id);
+      return row && toRecord(row);
+    },
+
+    /** The rows of the given ids that exist, keyed by id (one query whatever the count). */
+    rowsByIds(ids: readonly number[]): Map<number, TicketRow> {
+      const map = new Map<number, TicketRow>();
+      for (const row of rowsByIds.iterate(JSON.stringify(ids))) map.set(row.id, toRow(row));
+      return map;
+    },
+
+    /** Every ticket row of a board, unordered (lookups for relations). */
+    rowsOfBoard: (boardId: number): TicketRow[] => rowsOfBoard.all(boardId).map(toRow),
+
+    /** A board's tickets with bodies, in board order. */
+    recordsOfBoard: (boardId: number, includeArchived: boolean): TicketRecord[] =>
+      recordsOfBoard.all(boardId, includeArchived ? 1 : 0).map(toRecord),
+
+    /** The board list: one query for any combination of filters, in board order. */
+    list(boardId: number, filter: TicketListFilter): TicketRow[] {
+      const key = JSON.stringify([
+        filter.laneId !== undefined,
+        filter.isResolved !== undefined,
+        filter.archived === "all",
+        filter.tagKey !== undefined,
+        filter.search ? searchShape(filter.search) : null,
+      ]);
+      let statement = listStatements.get(key);
+      if (!statement) {
+        statement = prepareList(filter);
+        listStatements.set(key, statement);
+      }
+      return statement.all({ boardId, ...listParameters(filter) }).map(fromRaw);
+    },
+
+    /** Inserts at the end of its lane (call `renumberLane` afterwards); returns the id. */
+    insert(boardId: number, ticket: TicketWrite): number {
+      return Number(insert.run({ boardId, ...sqlValues(ticket) }).lastInsertRowid);
+    },
+
+    update(id: number, ticket: TicketWrite): void {
+      update.run({ id, ...sqlValues(ticket) });
+    },
+
+    /** Puts a ticket after every other of the lane (call `renumberLane` afterwards). */
+    appendToLane(id: number, laneId: number): void {
+      toLaneEnd.run(laneId, laneId, id);
+    },
+
+    /** Moves a ticket to another board's lane, without its parent (call `appendToLane` next). */
+    setBoard(id: number, boardId: number, laneId: number, at: string): void {
+      moveToBoard.run(boardId, laneId, at, id);
+    },
+
+    touch(id: number, at: string): void {
+      touch.run(at, id);
+    },
+
+    remove(id: number): void {
+      remove.run(id);
+    },
+
+    /** A lane's tickets in order: active first, then archived. */
+    laneOrder: (laneId: number): Array<{ id: number; isArchived: boolean }> =>
+      laneOrder.all(laneId).map((row) => ({ id: row.id, isArchived: row.is_archived === 1 })),
+
+    /** Gives each ticket its index in `ids` as position. */
+    setPositions(ids: readonly number[]): void {
+      setPositions.run(JSON.stringify(ids));
+    },
+
+    /** Numbers a lane 0..n-1, archived after active, keeping the relative order otherwise. */
+    renumberLane(laneId: number): void {
+      renumber.run(laneId);
+    },
+
+    /** Number of children of each given ticket that has any. */
+    childCounts(ids: readonly number[]): Map<number, number> {
+      const map = new Map<number, number>();
+      for (const [id, count] of childCounts.iterate(JSON.stringify(ids))) map.set(id, count);
+      return map;
+    },
+
+    childIds: (id: number): number[] => children.all(id).map((row) => row.id),
+
+    /** Detaches every child of a ticket. */
+    clearChildren(id: number): void {
+      clearChildren.run(id);
+    },
+
+    /** Comments of each given ticket that has any, newest first (one query). */
+    commentsOf(ids: readonly number[]): Map<number, Comment[]> {
+      const map = new Map<number, Comment[]>();
+      for (const row of commentsOf.iterate(JSON.stringify(ids))) {
+        const list = map.get(row.ticket_id);
+        if (list) list.push(toComment(row));
+        else map.set(row.ticket_id, [toComment(row)]);
+      }
+      return map;
+    },
+  };
+}
+
+export type TicketStore = ReturnType<typeof ticketStore>;
+
+function sqlValues(ticket: TicketWrite) {
+  return {
+    laneId: ticket.laneId,
+    parentTicketId: ticket.parentTicketId,
+    title: ticket.title,
+    bodyMarkdown: ticket.bodyMarkdown,
+    bodyHtml: ticket.bodyHtml,
+    searchText: ticket.searchText,
+    isResolved: ticket.isResolved ? 1 : 0,
+    isArchived: ticket.isArchived ? 1 : 0,
+    priority: ticket.priority,
+    updatedAt: ticket.updatedAt,
+  };
+}
+
+/** The part of a search that changes the SQL text (the rest are parameters). */
+function searchShape(search: TicketSearch): string {
+  if (search.kind !== "reference") return search.kind;
+  return `reference:${search.provider !== null}:${search.remote}:${search.external}`;
+}
+
+/**
+ * The `q` condition (CONTRACT.md §6). `search_text` columns hold folded text, and `@text` is
+ * folded the same way, so `instr` gives a literal, Unicode case-insensitive substring match.
+ */
+function searchCondition(search: TicketSearch): string {
+  const inTicket = "instr(t.search_text, @text) > 0";
+  if (search.kind === "id") return `(t.id = @id OR ${inTicket})`;
+  if (search.kind === "text") {
+    return `(${inTicket} OR instr('#' || t.id, @text) > 0
+      OR EXISTS (SELECT 1 FROM remote_links r
+                 WHERE r.ticket_id = t.id AND instr(r.search_text, @text) > 0)
+      OR EXISTS (SELECT 1 FROM external_references e
+                 WHERE e.ticket_id = t.id AND instr(e.search_text, @text) > 0))`;
+  }
+  const sources: string[] = [inTicket];
+  const provider = (alias: string) =>
+    search.provider === null ? "" : `AND lower(${alias}.provider) = @provider`;
+  if (search.remote) {
+    sources.push(`EXISTS (SELECT 1 FROM remote_links r WHERE r.ticket_id = t.id
+      AND r.issue_key = @key COLLATE NOCASE ${provider("r")})`);
+  }
+  if (search.external) {
+    sources.push(`EXISTS (SELECT 1 FROM external_references e WHERE e.ticket_id = t.id
+      AND e.issue_key = @key COLLATE NOCASE ${provider("e")})`);
+  }
+  return `(${sources.join(" OR ")})`;
+}
+
+function listParameters(filter: TicketListFilter): Record<string, unknown> {
+  const parameters: Record<string, unknown> = {};
+  if (filter.laneId !== undefined) parameters.laneId = filter.laneId;
+  if (filter.isResolved !== undefined) parameters.isResolved = filter.isResolved ? 1 : 0;
+  if (filter.archived !== "all") parameters.isArchived = filter.archived === "archived" ? 1 : 0;
+  if (filter.tagKey !== undefined) parameters.tagKey = filter.tagKey;
+  const search = filter.search;
+  if (search) {
+    parameters.text = search.text;
+    if (search.kind === "id") parameters.id = search.id;
+    if (search.kind === "reference") {
+      parameters.key = search.key;
+      if (search.provider !== null) parameters.provider = search.provider;
+    }
+  }
+  return parameters;
+}

@@ -1,0 +1,618 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { assertError, createTag } from "../helpers/factories.js";
+import { rawRequest } from "../helpers/raw-http.js";
+import { startTestServer } from "../helpers/server.js";
+import { boardWithLanes, newTicket, patchTicket } from "../helpers/tickets.js";
+
+const api = await startTestServer();
+
+const ok = async <T = any>(
+  response: Promise<{ status: number; body: T; text: string }>,
+  status = 200,
+) => {
+  const result = await response;
+  assert.equal(result.status, status, result.text);
+  return result.body;
+};
+
+const boardCount = async () => (await api.get("/api/boards")).body.boards.length;
+
+/** A board that uses every exportable feature, built through the API. */
+async function richBoard() {
+  const board = await boardWithLanes(api, "Rich board", ["backlog", "doing", "done"]);
+  const [backlog, doing, done] = board.laneIds as [number, number, number];
+  // Lane order differs from lane id order.
+  await ok(
+    api.post(`/api/boards/${board.boardId}/lanes/reorder`, { laneIds: [doing, backlog, done] }),
+  );
+  const bug = await createTag(api, board.boardId, "Bug", "#f00");
+  const idea = await createTag(api, board.boardId, "idea", "");
+  const ops = await createTag(api, board.boardId, "ops", "#12abEF");
+
+  const parent = await newTicket(api, board.boardId, backlog, "Parent epic", {
+    bodyMarkdown: "# Plan\n\n- [ ] one\n- [x] two\n\n| a | b |\n|--:|:-:|\n| 1 | 2 |",
+    priority: 4,
+    tagIds: [bug.id, ops.id],
+  });
+  const child = await newTicket(api, board.boardId, backlog, "Child task", {
+    parentTicketId: parent.id,
+    priority: 1,
+  });
+  const blocker = await newTicket(api, board.boardId, doing, "Blocker", { isResolved: true });
+  const blocked = await newTicket(api, board.boardId, doing, "Blocked", {
+    blockerIds: [blocker.id, child.id],
+    relatedIds: [parent.id],
+    priority: 3,
+  });
+  const archived = await newTicket(api, board.boardId, done, "Archived one", {
+    bodyMarkdown: "old **stuff**",
+    tagIds: [idea.id],
+  });
+  await patchTicket(api, archived.id, { isArchived: true });
+  const last = await newTicket(api, board.boardId, done, "Unicode ✓ título", {
+    relatedIds: [blocked.id],
+  });
+  // Put `last` before the archived ticket's old slot and `child` first in its lane.
+  await ok(api.patch(`/api/tickets/${child.id}/position`, { laneId: backlog, position: 0 }));
+  await ok(api.patch(`/api/tickets/${last.id}/position`, { laneId: done, position: 0 }));
+
+  const first = await ok(
+    api.post(`/api/tickets/${parent.id}/comments`, { bodyMarkdown: "first" }),
+    201,
+  );
+  const second = await ok(
+    api.post(`/api/tickets/${parent.id}/comments`, {
+      bodyMarkdown: "see [docs](https://example.com)",
+    }),
+    201,
+  );
+  await ok(api.patch(`/api/comments/${first.id}`, { bodyMarkdown: "first, edited" }));
+  await ok(
+    api.post(`/api/tickets/${archived.id}/comments`, { bodyMarkdown: "on an archived ticket" }),
+    201,
+  );
+
+  await ok(
+    api.post(`/api/tickets/${parent.id}/tags/${bug.id}`, {
+      reason: "crashes on start",
+      details: { source: "ci", runs: [1, 2] },
+      reasonCommentId: second.id,
+    }),
+  );
+  await ok(api.post(`/api/tickets/${blocked.id}/tags/${idea.id}`, { reason: "maybe later" }));
+
+  await ok(
+    api.put(`/api/tickets/${parent.id}/external-references/source`, {
+      provider: "github",
+      instanceUrl: "https://github.com",
+      projectKey: "acme/app",
+      issueKey: "12",
+      displayRef: "acme/app#12",
+      url: "https://github.com/acme/app/issues/12",
+      title: "Crash",
+    }),
+  );
+  await ok(
+    api.put(`/api/tickets/${parent.id}/external-references/doc`, {
+      provider: "wiki",
+      instanceUrl: "",
+      projectKey: "",
+      issueKey: "",
+      displayRef: "Design",
+      url: "https://wiki.example.com/design",
+      resourceType: "page",
+    }),
+  );
+
+  await ok(
+    api.post(`/api/tickets/${blocked.id}/events`, {
+      source: "agent",
+      kind: "review",
+      title: "Reviewed",
+      summary: "2 findings",
+      severity: "warning",
+      icon: "🔎",
+      data: { findings: [{ line: 3, text: "nit" }] },
+    }),
+    201,
+  );
+  await ok(
+    api.post(`/api/tickets/${blocked.id}/events`, { source: "ci", kind: "build", title: "Green" }),
+    201,
+  );
+  return board.boardId;
+}
+
+/**
+ * The export with every id replaced by a position, so two exports of equal boards compare equal
+ * whatever ids the database gave: lanes and tickets by index, tags by name, comments by index.
+ */
+function canonical(document: any) {
+  const laneIndex = new Map(document.lanes.map((lane: any, index: number) => [lane.id, index]));
+  const tagName = new Map(document.tags.map((tag: any) => [tag.id, tag.name]));
+  const ticketIndex = new Map(
+    document.tickets.map((ticket: any, index: number) => [ticket.id, index]),
+  );
+  const ticketRef = (id: number | null) => (id === null ? null : ticketIndex.get(id));
+  return {
+    format: document.format,
+    version: document.version,
+    board: { name: document.board.name },
+    lanes: document.lanes.map((lane: any) => ({ name: lane.name, position: lane.position })),
+    tags: document.tags.map((tag: any) => ({ name: tag.name, color: tag.color })),
+    tickets: document.tickets.map((ticket: any) => {
+      const commentIndex = new Map(
+        ticket.comments.map((comment: any, index: number) => [comment.id, index]),
+      );
+      const {
+        id,
+        boardId,
+        laneId,
+        parentTicketId,
+        tags,
+        comments,
+        blockerIds,
+        relatedIds,
+        externalReferences,
+        tagReasons,
+        events,
+        ...own
+      } = ticket;
+      return {
+        ...own,
+        lane: laneIndex.get(laneId),
+        parent: ticketRef(parentTicketId),
+        tags: tags.map((tag: any) => ({ name: tag.name, color: tag.color })),
+        comments: comments.map(({ id: _id, ticketId: _ticket, ...comment }: any) => comment),
+        blockers: blockerIds.map(ticketRef).sort(),
+        related: relatedIds.map(ticketRef).sort(),
+        externalReferences: externalReferences.map(
+          ({ id: _id, ticketId: _ticket, ...reference }: any) => reference,
+        ),
+        tagReasons: tagReasons.map(({ tagId, reasonCommentId, ...reason }: any) => ({
+          ...reason,
+          tag: tagName.get(tagId),
+          reasonComment: reasonCommentId === null ? null : commentIndex.get(reasonCommentId),
+        })),
+        events: events.map(({ id: _id, ticketId: _ticket, ...event }: any) => event),
+      };
+    }),
+  };
+}
+
+describe("export", () => {
+  test("answers the whole board as a tack.board document in board order", async () => {
+    const boardId = await richBoard();
+    const document = await ok(api.get(`/api/boards/${boardId}/export`));
+    assert.equal(document.format, "tack.board");
+    assert.equal(document.version, 1);
+    assert.equal(document.board.id, boardId);
+    assert.deepEqual(
+      document.lanes.map((lane: any) => lane.name),
+      ["doing", "backlog", "done"],
+    );
+    assert.deepEqual(
+      document.tags.map((tag: any) => [tag.name, tag.color]),
+      [
+        ["Bug", "#f00"],
+        ["idea", ""],
+        ["ops", "#12abEF"],
+      ],
+    );
+    // Lane position, then active before archived, then position: the archived ticket is last.
+    assert.deepEqual(
+      document.tickets.map((ticket: any) => ticket.title),
+      ["Blocker", "Blocked", "Child task", "Parent epic", "Unicode ✓ título", "Archived one"],
+    );
+    const parent = document.tickets[3];
+    assert.deepEqual(Object.keys(parent).sort(), [
+      "blockerIds",
+      "boardId",
+      "bodyMarkdown",
+      "comments",
+      "createdAt",
+      "events",
+      "externalReferences",
+      "hasChildren",
+      "id",
+      "isArchived",
+      "isCompleted",
+      "isResolved",
+      "laneId",
+      "parentTicketId",
+      "position",
+      "priority",
+      "relatedIds",
+      "tagReasons",
+      "tags",
+      "title",
+      "updatedAt",
+    ]);
+    assert.equal(parent.hasChildren, true);
+    assert.deepEqual(
+      parent.comments.map((comment: any) => comment.bodyMarkdown),
+      ["see [docs](https://example.com)", "first, edited"],
+    );
+    assert.deepEqual(Object.keys(parent.comments[0]).sort(), [
+      "bodyHtml",
+      "bodyMarkdown",
+      "createdAt",
+      "id",
+      "ticketId",
+    ]);
+    assert.equal(parent.tagReasons.length, 2, "one entry per attached tag");
+    assert.equal(document.tickets[5].isArchived, true);
+    assert.ok(!("remote" in parent), "remote tracking is omitted");
+  });
+
+  test("404 for an unknown board, 400 for a malformed id", async () => {
+    assertError(await api.get("/api/boards/999999/export"), 404, "board not found");
+    assertError(await api.get("/api/boards/x/export"), 400);
+  });
+});
+
+describe("import", () => {
+  test("round trip: export, import, export again gives the same board, every field", async () => {
+    const boardId = await richBoard();
+    const exported = await ok(api.get(`/api/boards/${boardId}/export`));
+    const imported = await ok(api.post("/api/boards/import", exported), 201);
+    assert.notEqual(imported.board.id, boardId, "always a new board");
+    const again = await ok(api.get(`/api/boards/${imported.board.id}/export`));
+    assert.deepEqual(canonical(again), canonical(exported));
+
+    // The answer is the BoardDetail of the new board, with full tickets.
+    assert.deepEqual(Object.keys(imported).sort(), ["board", "lanes", "tags", "tickets"]);
+    assert.deepEqual(imported.lanes, again.lanes);
+    assert.deepEqual(imported.tags, again.tags);
+    assert.deepEqual(
+      imported.tickets.map((t: any) => t.id),
+      again.tickets.map((t: any) => t.id),
+    );
+    const original = (await api.get(`/api/tickets/${exported.tickets[3].id}`)).body;
+    const copy = imported.tickets[3];
+    assert.equal(copy.bodyHtml, original.bodyHtml);
+    assert.deepEqual(
+      copy.comments.map((c: any) => [c.bodyHtml, c.createdAt, c.sync.status]),
+      original.comments.map((c: any) => [c.bodyHtml, c.createdAt, "local_only"]),
+    );
+    assert.equal(copy.ref, `Rich board#${copy.id}`);
+  });
+
+  test("imported references and tags are searchable and filterable like local ones", async () => {
+    const boardId = await richBoard();
+    const exported = await ok(api.get(`/api/boards/${boardId}/export`));
+    const { board } = await ok(api.post("/api/boards/import", exported), 201);
+    const titles = async (query: string) =>
+      (await ok(api.get(`/api/boards/${board.id}/tickets?archived=all&${query}`))).tickets.map(
+        (ticket: any) => ticket.title,
+      );
+    assert.deepEqual(await titles("q=gh%2312"), ["Parent epic"]);
+    assert.deepEqual(await titles("q=wiki.example"), ["Parent epic"]);
+    assert.deepEqual(await titles("q=t%C3%8DTULO"), ["Unicode ✓ título"]);
+    assert.deepEqual(await titles("tag=IDEA"), ["Blocked", "Archived one"]);
+  });
+
+  test("accepts a minimal document without format/version and applies creation defaults", async () => {
+    const imported = await ok(
+      api.post("/api/boards/import", {
+        board: { name: " Minimal " },
+        lanes: [
+          { id: 10, name: "todo" },
+          { id: 20, name: "done" },
+        ],
+        tags: [{ id: 5, name: "Red" }],
+        tickets: [
+          { id: 7, laneId: 20, title: "b", isCompleted: true },
+          { id: 3, laneId: 10, title: "a", tags: [{ name: "red" }] },
+          { id: 9, laneId: 10, title: "c", position: 4, isResolved: false, isCompleted: true },
+          { id: 4, laneId: 10, title: "d", blockerIds: [3], relatedIds: [7, 7] },
+        ],
+      }),
+      201,
+    );
+    assert.equal(imported.board.name, "Minimal");
+    assert.deepEqual(
+      imported.lanes.map((lane: any) => [lane.name, lane.position]),
+      [
+        ["todo", 0],
+        ["done", 1],
+      ],
+    );
+    assert.deepEqual(
+      imported.tags.map((tag: any) => [tag.name, tag.color]),
+      [["Red", "#6b7280"]],
+    );
+    const byTitle = new Map(imported.tickets.map((ticket: any) => [ticket.title, ticket]));
+    const [a, b, c, d] = ["a", "b", "c", "d"].map((title) => byTitle.get(title) as any);
+    assert.equal(a.priority, 2);
+    assert.equal(a.bodyMarkdown, "");
+    assert.equal(a.isArchived, false);
+    assert.deepEqual(
+      a.tags.map((tag: any) => tag.name),
+      ["Red"],
+    );
+    assert.equal(b.isResolved, true, "isCompleted is the alias of isResolved");
+    assert.equal(c.isResolved, false, "isResolved wins over isCompleted");
+    assert.equal(c.position, 4, "a given position is kept");
+    assert.deepEqual(
+      [a.position, d.position],
+      [5, 6],
+      "missing positions follow, in document order",
+    );
+    assert.deepEqual(d.blockerIds, [a.id]);
+    assert.deepEqual(d.relatedIds, [b.id]);
+    assert.deepEqual(b.relatedIds, [d.id], "related links are symmetric");
+    // New ids follow the order of the document's ids.
+    assert.ok(a.id < d.id && d.id < b.id && b.id < c.id);
+  });
+
+  test("keeps the order of comments and events, including ones with equal timestamps", async () => {
+    const at = "2024-05-01T10:00:00.000Z";
+    const document = {
+      board: { name: "Ties" },
+      lanes: [{ id: 1, name: "todo" }],
+      tickets: [
+        {
+          id: 1,
+          laneId: 1,
+          title: "tied",
+          comments: ["c", "b", "a"].map((bodyMarkdown) => ({ bodyMarkdown, createdAt: at })),
+          events: ["z", "y"].map((title) => ({ source: "s", kind: "k", title, createdAt: at })),
+        },
+      ],
+    };
+    const imported = await ok(api.post("/api/boards/import", document), 201);
+    const exported = await ok(api.get(`/api/boards/${imported.board.id}/export`));
+    const [ticket] = exported.tickets;
+    assert.deepEqual(
+      ticket.comments.map((c: any) => c.bodyMarkdown),
+      ["c", "b", "a"],
+    );
+    assert.deepEqual(
+      ticket.events.map((e: any) => e.title),
+      ["z", "y"],
+    );
+    const again = await ok(api.post("/api/boards/import", exported), 201);
+    const comments = (await ok(api.get(`/api/tickets/${again.tickets[0].id}/comments`))).comments;
+    assert.deepEqual(
+      comments.map((c: any) => [c.bodyMarkdown, c.createdAt]),
+      [
+        ["c", at],
+        ["b", at],
+        ["a", at],
+      ],
+    );
+    const events = (await ok(api.get(`/api/tickets/${again.tickets[0].id}/events`))).events;
+    assert.deepEqual(
+      events.map((e: any) => e.title),
+      ["z", "y"],
+    );
+  });
+
+  test("accepts bodies above the default 1 MiB request limit", async () => {
+    const body = "x".repeat(150_000);
+    const tickets = Array.from({ length: 10 }, (_, index) => ({
+      id: index + 1,
+      laneId: 1,
+      title: `big ${index}`,
+      bodyMarkdown: body,
+    }));
+    const imported = await ok(
+      api.post("/api/boards/import", {
+        board: { name: "Big" },
+        lanes: [{ id: 1, name: "l" }],
+        tickets,
+      }),
+      201,
+    );
+    assert.equal(imported.tickets.length, 10);
+  });
+
+  test("a body beyond 64 MiB is 413", async () => {
+    const response = await rawRequest(api.url, {
+      method: "POST",
+      path: "/api/boards/import",
+      headers: {
+        "content-type": "application/json",
+        "content-length": String(64 * 1024 * 1024 + 1),
+      },
+    });
+    assert.equal(response.status, 413);
+    assert.deepEqual(response.body, { error: "request body is too large" });
+  });
+});
+
+describe("import refuses any violation, naming the element, and creates nothing", () => {
+  const lanes = [{ id: 1, name: "todo" }];
+  const valid = (tickets: unknown[], extra: Record<string, unknown> = {}) => ({
+    board: { name: "Refused" },
+    lanes,
+    tickets,
+    ...extra,
+  });
+  const cases: Array<[string, unknown, string]> = [
+    [
+      "priority out of range",
+      valid([
+        { id: 1, laneId: 1, title: "a" },
+        { id: 2, laneId: 1, title: "b", priority: 5 },
+      ]),
+      "tickets[1].priority must be <= 4",
+    ],
+    ["missing title", valid([{ id: 1, laneId: 1 }]), "tickets[0].title is required"],
+    [
+      "blank title",
+      valid([{ id: 1, laneId: 1, title: "  " }]),
+      "tickets[0].title must not be empty",
+    ],
+    ["string id", valid([{ id: "1", laneId: 1, title: "a" }]), "tickets[0].id must be an integer"],
+    [
+      "unknown lane",
+      valid([{ id: 1, laneId: 2, title: "a" }]),
+      "tickets[0].laneId is not a lane of this board",
+    ],
+    [
+      "repeated ticket id",
+      valid([
+        { id: 1, laneId: 1, title: "a" },
+        { id: 1, laneId: 1, title: "b" },
+      ]),
+      "tickets[1].id repeats the id of tickets[0]",
+    ],
+    [
+      "unknown parent",
+      valid([{ id: 1, laneId: 1, title: "a", parentTicketId: 9 }]),
+      "tickets[0].parentTicketId is not a ticket of this board",
+    ],
+    [
+      "nested parents",
+      valid([
+        { id: 1, laneId: 1, title: "a" },
+        { id: 2, laneId: 1, title: "b", parentTicketId: 1 },
+        { id: 3, laneId: 1, title: "c", parentTicketId: 2 },
+      ]),
+      "tickets[2].parentTicketId is a child ticket; parents cannot be nested",
+    ],
+    [
+      "self parent",
+      valid([{ id: 1, laneId: 1, title: "a", parentTicketId: 1 }]),
+      "tickets[0].parentTicketId: a ticket cannot be its own parent",
+    ],
+    [
+      "self blocker",
+      valid([{ id: 1, laneId: 1, title: "a", blockerIds: [1] }]),
+      "tickets[0].blockerIds[0]: a ticket cannot block itself",
+    ],
+    [
+      "unknown blocker",
+      valid([{ id: 1, laneId: 1, title: "a", blockerIds: [2] }]),
+      "tickets[0].blockerIds[0] is not a ticket of this board",
+    ],
+    [
+      "blocker cycle of three",
+      valid([
+        { id: 1, laneId: 1, title: "a", blockerIds: [2] },
+        { id: 2, laneId: 1, title: "b", blockerIds: [3] },
+        { id: 3, laneId: 1, title: "c", blockerIds: [1] },
+      ]),
+      "tickets[2].blockerIds[0]: blocker would create a cycle",
+    ],
+    [
+      "self related",
+      valid([{ id: 1, laneId: 1, title: "a", relatedIds: [1] }]),
+      "tickets[0].relatedIds[0]: a ticket cannot be related to itself",
+    ],
+    [
+      "unknown ticket tag",
+      valid([{ id: 1, laneId: 1, title: "a", tags: [{ name: "nope" }] }]),
+      "tickets[0].tags[0] is not a tag of this board",
+    ],
+    [
+      "duplicate tag names",
+      valid([], {
+        tags: [
+          { id: 1, name: "Bug" },
+          { id: 2, name: " bug " },
+        ],
+      }),
+      "tags[1].name repeats the name of tags[0]",
+    ],
+    [
+      "bad tag color",
+      valid([], { tags: [{ name: "x", color: "red" }] }),
+      "tags[0].color has an invalid format",
+    ],
+    [
+      "reason comment elsewhere",
+      valid(
+        [
+          { id: 1, laneId: 1, title: "a", comments: [{ id: 5, bodyMarkdown: "c" }] },
+          { id: 2, laneId: 1, title: "b", tagReasons: [{ tagId: 1, reasonCommentId: 5 }] },
+        ],
+        { tags: [{ id: 1, name: "t" }] },
+      ),
+      "tickets[1].tagReasons[0].reasonCommentId is not a comment of this ticket",
+    ],
+    [
+      "blank comment",
+      valid([
+        { id: 1, laneId: 1, title: "a", comments: [{ bodyMarkdown: "ok" }, { bodyMarkdown: " " }] },
+      ]),
+      "tickets[0].comments[1].bodyMarkdown must not be empty",
+    ],
+    [
+      "bad reference kind",
+      valid([
+        {
+          id: 1,
+          laneId: 1,
+          title: "a",
+          externalReferences: [
+            {
+              kind: "9",
+              provider: "p",
+              instanceUrl: "",
+              projectKey: "",
+              issueKey: "",
+              displayRef: "d",
+              url: "u",
+            },
+          ],
+        },
+      ]),
+      "tickets[0].externalReferences[0].kind has an invalid format",
+    ],
+    [
+      "blank event title",
+      valid([{ id: 1, laneId: 1, title: "a", events: [{ source: "s", kind: "k", title: "" }] }]),
+      "tickets[0].events[0].title must not be empty",
+    ],
+    [
+      "bad timestamp",
+      valid([{ id: 1, laneId: 1, title: "a", createdAt: "yesterday" }]),
+      "tickets[0].createdAt must be a valid date-time",
+    ],
+    ["wrong format", valid([], { format: "other.board" }), 'format must be "tack.board"'],
+    ["wrong version", valid([], { version: 2 }), "version must be 1"],
+    [
+      "blank lane name",
+      { board: { name: "x" }, lanes: [{ id: 1, name: "" }] },
+      "lanes[0].name must not be empty",
+    ],
+    ["missing board", { lanes }, "board is required"],
+  ];
+  for (const [name, document, message] of cases) {
+    test(name, async () => {
+      const before = await boardCount();
+      assertError(await api.post("/api/boards/import", document), 400, message);
+      assert.equal(await boardCount(), before);
+    });
+  }
+
+  test("a large document broken at its last ticket creates nothing", async () => {
+    const tickets = Array.from({ length: 5000 }, (_, index) => ({
+      id: index + 1,
+      laneId: 1,
+      title: `ticket ${index}`,
+      bodyMarkdown: `body of ${index}`,
+      comments: [{ bodyMarkdown: `comment on ${index}` }],
+      blockerIds: index > 0 ? [index] : [],
+    }));
+    const before = await api.get("/api/boards");
+    tickets[4999] = { ...(tickets[4999] as (typeof tickets)[number]), title: "   " };
+    assertError(
+      await api.post("/api/boards/import", { board: { name: "Huge" }, lanes, tickets }),
+      400,
+      "tickets[4999].title must not be empty",
+    );
+    (tickets[4999] as any).title = "fine";
+    (tickets[4999] as any).priority = 9;
+    assertError(
+      await api.post("/api/boards/import", { board: { name: "Huge" }, lanes, tickets }),
+      400,
+      "tickets[4999].priority must be <= 4",
+    );
+    assert.deepEqual((await api.get("/api/boards")).body, before.body);
+  });
+});

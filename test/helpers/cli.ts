@@ -1,0 +1,132 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** The repository root: the CLI runs from source through tsx, as `npm run` would find it. */
+export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/**
+ * How long a CLI process may take to start or to exit before the test gives up on it: only a
+ * guard against hangs, generous because a busy machine can take seconds just to load the CLI.
+ */
+const PROCESS_TIMEOUT_MS = 60_000;
+
+/**
+ * The environment a child sees: ours minus everything tack reads (so the host machine's settings
+ * cannot leak into a test) and minus the test runner's own channel, which would otherwise make
+ * the child report to this runner.
+ */
+export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const key of Object.keys(env)) {
+    if (
+      key.startsWith("TACK_") ||
+      key.startsWith("NODE_TEST") ||
+      ["HOST", "PORT", "GITHUB_TOKEN", "NODE_OPTIONS"].includes(key)
+    ) {
+      delete env[key];
+    }
+  }
+  return { ...env, ...extra };
+}
+
+export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
+    cwd: ROOT,
+    env: cleanEnv(env),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Collects a child's output until it exits (killing it if it outlives the timeout). */
+export function waitForExit(child: ChildProcess, output = collect(child)): Promise<Exit> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`process did not exit in time; stderr: ${output.stderr}`));
+    }, PROCESS_TIMEOUT_MS);
+    // "close" comes after the exit and after the last output was read.
+    child.once("close", (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, ...output });
+    });
+  });
+}
+
+/** Runs the CLI to completion. */
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<Exit> {
+  return waitForExit(spawnCli(args, env));
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  /** The whole first line printed on stdout. */
+  startLine: string;
+  url: string;
+  output: { stdout: string; stderr: string };
+  /** Sends the signal and waits for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<Exit>;
+}
+
+const START_LINE = /listening on (http:\/\/\S+)/;
+
+/** Starts `tack serve ...` and resolves once it printed its start line. */
+export function startCli(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
+  const child = spawnCli(["serve", ...args], env);
+  const output = collect(child);
+  const exited = waitForExit(child, output);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`tack did not start in time; stderr: ${output.stderr}`));
+    }, PROCESS_TIMEOUT_MS);
+    const onData = () => {
+      const newline = output.stdout.indexOf("\n");
+      if (newline === -1) return;
+      child.stdout?.off("data", onData);
+      clearTimeout(timer);
+      const startLine = output.stdout.slice(0, newline);
+      const url = START_LINE.exec(startLine)?.[1];
+      if (!url) {
+        child.kill("SIGKILL");
+        reject(new Error(`unexpected start line: ${startLine}`));
+        return;
+      }
+      resolve({
+        child,
+        startLine,
+        url,
+        output,
+        stop(signal = "SIGTERM") {
+          child.kill(signal);
+          return exited;
+        },
+      });
+    };
+    child.stdout?.on("data", onData);
+    exited.then(
+      (exit) => {
+        clearTimeout(timer);
+        reject(new Error(`tack exited before starting (${exit.code}): ${exit.stderr}`));
+      },
+      () => {},
+    );
+  });
+}
+
+function collect(child: ChildProcess): { stdout: string; stderr: string } {
+  const output = { stdout: "", stderr: "" };
+  child.stdout?.setEncoding("utf8").on("data", (text: string) => {
+    output.stdout += text;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (text: string) => {
+    output.stderr += text;
+  });
+  return output;
+}
