@@ -90,6 +90,7 @@ export function describeValidationError(errors: ErrorObject[], part: string): st
     case "maxLength":
       return `${subject} must be at most ${params.limit} characters`;
     case "minItems":
+      if (params.limit === 1) return `${subject} must not be empty`;
       return `${subject} must have at least ${params.limit} items`;
     case "maxItems":
       return `${subject} must have at most ${params.limit} items`;
