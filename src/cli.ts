@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { Command, Option } from "commander";
 import { resolveServeConfig, type ServeFlags } from "./config.js";
-import { packageInfo, startServer } from "./server.js";
+import { packageInfo } from "./package-info.js";
 import { StartupError } from "./storage/database.js";
 
 const program = new Command()
@@ -48,6 +48,8 @@ program
           typeof flags.allowedHost === "string" ? [flags.allowedHost] : flags.allowedHost,
       });
       for (const warning of warnings) console.error(warning);
+      // Loaded here so `tack --help` does not pay for the whole server.
+      const { startServer } = await import("./server.js");
       const server = await startServer(config);
       const shutdown = async () => {
         await server.close();

@@ -46,7 +46,8 @@ export function resolveServeConfig(flags: ServeFlags): { config: ServeConfig; wa
       );
     }
     warnings.push(
-      `warning: listening on ${host}, reachable from other machines; tack has no authentication`,
+      `warning: listening on ${host}, reachable from other machines; tack has no authentication. ` +
+        "Requests must still address a loopback name or one given with --allowed-host.",
     );
     // A specific address the user chose to bind is a legitimate Host for requests.
     if (bareHost !== "0.0.0.0" && bareHost !== "::") allowedHosts.push(bareHost.toLowerCase());

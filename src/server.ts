@@ -1,17 +1,13 @@
-import { readFileSync } from "node:fs";
 import type { ServeConfig } from "./config.js";
 import { createServices } from "./domain/services.js";
 import { BoardEventBus } from "./events/board-events.js";
 import { buildApp } from "./http/app.js";
 import type { TackApp } from "./http/types.js";
+import { packageInfo } from "./package-info.js";
 import { CredentialConfigError, loadCredentials } from "./remote/credentials.js";
 import { getProvider } from "./remote/providers.js";
 import { REMOTE_PROVIDER_IDS } from "./remote/types.js";
-import { type Db, openDatabase, StartupError } from "./storage/database.js";
-
-export const packageInfo = JSON.parse(
-  readFileSync(new URL("../package.json", import.meta.url), "utf8"),
-) as { name: string; version: string };
+import { type Db, isDatabaseUsable, openDatabase, StartupError } from "./storage/database.js";
 
 export interface RunningServer {
   app: TackApp;
@@ -45,6 +41,7 @@ export async function startServer(
     info: {
       name: "tack",
       version: packageInfo.version,
+      databaseUsable: () => isDatabaseUsable(db),
       remoteProviders: () =>
         REMOTE_PROVIDER_IDS.map((id) => ({ id, hasCredential: credentials.hasCredential(id) })),
     },

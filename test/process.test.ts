@@ -179,7 +179,7 @@ describe("remote binding", { concurrency: true }, () => {
     assert.match(tack.url, /^http:\/\/0\.0\.0\.0:\d+$/);
     const exit = await tack.stop();
     assert.equal(exit.code, 0, `signal ${exit.signal}; stderr: ${exit.stderr}`);
-    assert.match(exit.stderr, /^warning: .*0\.0\.0\.0.*no authentication\n$/);
+    assert.match(exit.stderr, /^warning: .*0\.0\.0\.0.*no authentication.*--allowed-host.*\n$/);
   });
 });
 

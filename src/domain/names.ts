@@ -31,5 +31,5 @@ export function optionalText(
 
 /** Case-insensitive (Unicode) comparison key for names that must be unique, such as tags. */
 export function nameKey(name: string): string {
-  return name.trim().toLowerCase();
+  return name.trim().normalize("NFC").toLowerCase();
 }

@@ -10,6 +10,11 @@ import { InvalidInput } from "../domain/errors.js";
  */
 export function installJsonBodyParsing(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
+  // Any other type is accepted only with an empty body (a DELETE sent with a stray header).
+  app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
+    if ((body as string) === "") done(null, undefined);
+    else done(new InvalidInput("content-type must be application/json"), undefined);
+  });
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
     const text = body as string;
     if (text.trim() === "") {

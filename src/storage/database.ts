@@ -40,6 +40,15 @@ export function openDatabase(file: string): Db {
   }
 }
 
+/** A cheap end-to-end check of the connection, for the health endpoint. */
+export function isDatabaseUsable(db: Db): boolean {
+  try {
+    return db.prepare("SELECT 1 AS ok").get() !== undefined;
+  } catch {
+    return false;
+  }
+}
+
 function migrate(db: Db): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > migrations.length) {

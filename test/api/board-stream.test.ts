@@ -242,7 +242,12 @@ describe("keep-alive", () => {
     const db = openDatabase(join(folder, "tack.sqlite"));
     const app = await buildApp({
       services: createServices(db, new BoardEventBus()),
-      info: { name: "tack", version: "test", remoteProviders: () => [] },
+      info: {
+        name: "tack",
+        version: "test",
+        databaseUsable: () => true,
+        remoteProviders: () => [],
+      },
       allowedHosts: [],
       logger: false,
       streamPingIntervalMs: 40,

@@ -231,4 +231,18 @@ test('an internal failure is 500 {error: "internal error"}, with no details for 
     assertError(await broken.get(path), 500, "internal error");
   }
   assertError(await broken.post("/api/boards", { name: "x" }), 500, "internal error");
+  // Health looks at the database too, so a supervisor sees the failure.
+  assertError(await broken.get("/api/health"), 500, "database unavailable");
+});
+
+test("a body-less DELETE is accepted whatever content type it carries", async () => {
+  const api = await startTestServer();
+  const board = (await api.post("/api/boards", { name: "gone" })).body.board;
+  const response = await rawRequest(api.url, {
+    method: "DELETE",
+    path: `/api/boards/${board.id}`,
+    headers: { "content-type": "text/plain", "content-length": "0" },
+  });
+  assert.equal(response.status, 204);
+  assert.equal((await api.get(`/api/boards/${board.id}`)).status, 404);
 });

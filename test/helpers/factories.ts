@@ -55,7 +55,7 @@ export function assertError(
   assert.equal(typeof response.body.error, "string");
   assert.ok(response.body.error.length > 0);
   // One short sentence: never a stack trace, SQL or a library's multi-line dump.
-  assert.doesNotMatch(response.body.error, /\n|\bat .*:\d+|SQLITE|sqlite/);
+  assert.doesNotMatch(response.body.error, /\n|\(\S+:\d+:\d+\)|SQLITE|sqlite/);
   if (typeof message === "string") assert.equal(response.body.error, message);
   else if (message) assert.match(response.body.error, message);
 }

@@ -6,6 +6,8 @@ import type { TackApp } from "../types.js";
 export interface ServiceInfo {
   name: string;
   version: string;
+  /** False when the database cannot answer; health then reports 500. */
+  databaseUsable: () => boolean;
   remoteProviders: () => Array<{ id: RemoteProviderId; hasCredential: boolean }>;
 }
 
@@ -19,7 +21,10 @@ export function serviceRoutes(app: TackApp, info: ServiceInfo): void {
         response: { 200: Type.Object({ ok: Type.Boolean() }), ...errors(400, 500) },
       },
     },
-    async () => ({ ok: true }),
+    async (_request, reply) => {
+      if (!info.databaseUsable()) return reply.code(500).send({ error: "database unavailable" });
+      return { ok: true };
+    },
   );
 
   app.get(
