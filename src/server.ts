@@ -4,9 +4,9 @@ import { BoardEventBus } from "./events/board-events.js";
 import { buildApp } from "./http/app.js";
 import type { TackApp } from "./http/types.js";
 import { packageInfo } from "./package-info.js";
-import { CredentialConfigError, loadCredentials } from "./remote/credentials.js";
-import { getProvider } from "./remote/providers.js";
-import { REMOTE_PROVIDER_IDS } from "./remote/types.js";
+import { CredentialConfigError, loadCredentials } from "./providers/credentials.js";
+import { getProvider } from "./providers/providers.js";
+import { REMOTE_PROVIDER_IDS } from "./providers/types.js";
 import { type Db, isDatabaseUsable, openDatabase, StartupError } from "./storage/database.js";
 
 export interface RunningServer {

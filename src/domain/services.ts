@@ -2,19 +2,19 @@ import type { BoardEventBus } from "../events/board-events.js";
 import type { Db } from "../storage/database.js";
 import { createStores } from "../storage/index.js";
 import { activityLog, activityRecorder } from "./activity.js";
-import { boardExporter } from "./board-export.js";
-import { boardImporter } from "./board-import.js";
-import { boardService } from "./boards.js";
-import { commentService } from "./comments.js";
-import { externalReferenceService } from "./external-references.js";
-import { laneService } from "./lanes.js";
-import { createRemoteServices, NO_REMOTE_ACCESS } from "./remote-services.js";
-import type { RemoteAccess } from "./remote-tracking.js";
-import { tagReasonService } from "./tag-reasons.js";
-import { tagService } from "./tags.js";
-import { ticketEventService } from "./ticket-events.js";
-import { createTicketServices } from "./ticket-services.js";
+import { commentService } from "./annotations/comments.js";
+import { externalReferenceService } from "./annotations/external-references.js";
+import { tagReasonService } from "./annotations/tag-reasons.js";
+import { ticketEventService } from "./annotations/ticket-events.js";
+import { boardService } from "./boards/boards.js";
+import { laneService } from "./boards/lanes.js";
+import { tagService } from "./boards/tags.js";
+import { createRemoteServices, NO_REMOTE_ACCESS } from "./remote-tracking/remote-services.js";
+import type { RemoteAccess } from "./remote-tracking/remote-tracking.js";
+import { createTicketServices } from "./tickets/ticket-services.js";
 import { createTransact } from "./transaction.js";
+import { boardExporter } from "./transfer/board-export.js";
+import { boardImporter } from "./transfer/board-import.js";
 
 /**
  * Wires the domain modules together over one database. Each service receives only the stores and

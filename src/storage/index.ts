@@ -1,7 +1,6 @@
 import { activityStore } from "./activity.js";
 import { boardImportStore } from "./board-export.js";
 import { boardStore } from "./boards.js";
-import { commentSyncStore } from "./comment-sync.js";
 import { commentStore } from "./comments.js";
 import type { Db } from "./database.js";
 import { externalReferenceStore } from "./external-references.js";
@@ -22,7 +21,6 @@ export function createStores(db: Db) {
     tags: tagStore(db),
     activity: activityStore(db),
     comments: commentStore(db),
-    commentSync: commentSyncStore(db),
     externalReferences: externalReferenceStore(db),
     remoteLinks: remoteLinkStore(db),
     tickets: ticketStore(db),

@@ -1,5 +1,5 @@
 import type { Comment } from "../domain/model.js";
-import type { TicketSearch } from "../domain/ticket-search.js";
+import type { TicketSearch } from "../domain/tickets/ticket-search.js";
 import { type CommentRow, toComment } from "./comments.js";
 import type { Db } from "./database.js";
 

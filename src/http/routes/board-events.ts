@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { BoardService } from "../../domain/boards.js";
+import type { BoardService } from "../../domain/boards/boards.js";
 import type { BoardEventBus } from "../../events/board-events.js";
 import { type BoardStreamOptions, BoardStreams } from "../../events/board-stream.js";
 import { BoardIdParams, errors } from "../schemas/common.js";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import type { BoardExporter } from "../../domain/board-export.js";
-import type { BoardImporter } from "../../domain/board-import.js";
+import type { BoardExporter } from "../../domain/transfer/board-export.js";
+import type { BoardImporter } from "../../domain/transfer/board-import.js";
 import { BoardExport, BoardImport } from "../schemas/board-export.js";
 import { BoardDetailRef } from "../schemas/boards.js";
 import { BoardIdParams, errors } from "../schemas/common.js";

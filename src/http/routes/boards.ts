@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { BoardService } from "../../domain/boards.js";
+import type { BoardService } from "../../domain/boards/boards.js";
 import {
   BoardCreateBody,
   BoardDetailRef,

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { CommentService } from "../../domain/comments.js";
+import type { CommentService } from "../../domain/annotations/comments.js";
 import { CommentIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import { CommentBody } from "../schemas/ticket-records.js";
 import { CommentRef } from "../schemas/tickets.js";

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { ExternalReferenceService } from "../../domain/external-references.js";
+import type { ExternalReferenceService } from "../../domain/annotations/external-references.js";
 import { errors } from "../schemas/common.js";
 import {
   ExternalReferenceParams,

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { LaneService } from "../../domain/lanes.js";
+import type { LaneService } from "../../domain/boards/lanes.js";
 import { LaneRef, NameBody } from "../schemas/boards.js";
 import { BoardIdParams, errors, IdList, LaneIdParams } from "../schemas/common.js";
 import type { TackApp } from "../types.js";

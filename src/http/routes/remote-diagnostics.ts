@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { RemoteDiagnosticsService } from "../../domain/remote-diagnostics.js";
+import type { RemoteDiagnosticsService } from "../../domain/remote-tracking/remote-diagnostics.js";
 import { ErrorRef, errors } from "../schemas/common.js";
 import {
   RemoteDiagnosticRequest,

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import type { CommentPushService } from "../../domain/comment-push.js";
-import type { RemoteImportService } from "../../domain/remote-import.js";
-import type { RemoteRefreshService } from "../../domain/remote-refresh.js";
+import type { CommentPushService } from "../../domain/remote-tracking/comment-push.js";
+import type { RemoteImportService } from "../../domain/remote-tracking/remote-import.js";
+import type { RemoteRefreshService } from "../../domain/remote-tracking/remote-refresh.js";
 import { BoardIdParams, CommentIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import { RemoteIssueImport, RemoteIssueImportPreview } from "../schemas/remote.js";
 import { CommentRef, TicketRef } from "../schemas/tickets.js";

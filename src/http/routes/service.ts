@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { RemoteProviderId } from "../../remote/types.js";
+import type { RemoteProviderId } from "../../providers/types.js";
 import { errors } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { TagReasonService } from "../../domain/tag-reasons.js";
+import type { TagReasonService } from "../../domain/annotations/tag-reasons.js";
 import { errors, TicketIdParams } from "../schemas/common.js";
 import {
   TicketTagParams,

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { TagService } from "../../domain/tags.js";
+import type { TagService } from "../../domain/boards/tags.js";
 import { TagCreateBody, TagPatchBody, TagRef } from "../schemas/boards.js";
 import { BoardIdParams, errors, TagIdParams } from "../schemas/common.js";
 import type { TackApp } from "../types.js";

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import type { TicketBulkService } from "../../domain/ticket-bulk.js";
-import type { TicketPositionService } from "../../domain/ticket-positions.js";
+import type { TicketBulkService } from "../../domain/tickets/ticket-bulk.js";
+import type { TicketPositionService } from "../../domain/tickets/ticket-positions.js";
 import { BoardIdParams, errors } from "../schemas/common.js";
 import {
   BulkArchiveBody,

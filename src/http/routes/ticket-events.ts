@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { TicketEventService } from "../../domain/ticket-events.js";
+import type { TicketEventService } from "../../domain/annotations/ticket-events.js";
 import { errors, TicketIdParams } from "../schemas/common.js";
 import { TicketEventCreateBody, TicketEventRef } from "../schemas/ticket-records.js";
 import type { TackApp } from "../types.js";

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import type { TicketMoveService } from "../../domain/ticket-moves.js";
-import type { TicketPositionService } from "../../domain/ticket-positions.js";
-import type { TicketService } from "../../domain/tickets.js";
+import type { TicketMoveService } from "../../domain/tickets/ticket-moves.js";
+import type { TicketPositionService } from "../../domain/tickets/ticket-positions.js";
+import type { TicketService } from "../../domain/tickets/tickets.js";
 import { BoardIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import {
   MoveBody,

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { REFERENCE_KIND_PATTERN } from "../../domain/external-references.js";
+import { REFERENCE_KIND_PATTERN } from "../../domain/annotations/external-references.js";
 import { Id, Nullable } from "./common.js";
 
 export const ReferenceKind = Type.String({

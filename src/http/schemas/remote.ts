@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { Id, Nullable } from "./common.js";
 
 // Remote tracking and diagnostics (API.md "Remote tracking", CONTRACT.md §11). Provider ids and
-// reference fields are plain strings here: domain/remote-*.ts and src/remote/issue-locator.ts
+// reference fields are plain strings here: domain/remote-tracking/*.ts and src/providers/issue-locator.ts
 // give one message per rule (e.g. `provider must be one of github, gitlab, redmine`).
 
 /** URLs and keys are short in practice; the bound only keeps absurd input out. */

@@ -3,7 +3,7 @@ import { FreeObject, Id, Nullable, Timestamp } from "./common.js";
 
 // Records kept beside a ticket: comment bodies, the activity history and ticket events.
 // Naming strings are plain strings here; trimming and length limits live in the domain
-// (domain/names.ts, domain/ticket-events.ts), one rule and one message each.
+// (domain/names.ts, domain/tickets/ticket-events.ts), one rule and one message each.
 
 /** `POST /api/tickets/{id}/comments` and `PATCH /api/comments/{id}`. */
 export const CommentBody = Type.Object({

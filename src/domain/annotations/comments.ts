@@ -1,0 +1,113 @@
+import type { Stores } from "../../storage/index.js";
+import type { ActivityRecorder } from "../activity.js";
+import { now } from "../clock.js";
+import { InvalidInput, NotFound } from "../errors.js";
+import { renderMarkdown } from "../markdown.js";
+import type { Comment } from "../model.js";
+import { BODY_MAX, cleanName } from "../names.js";
+import type { TicketService } from "../tickets/tickets.js";
+import type { Transact } from "../transaction.js";
+
+/**
+ * A comment body is a naming string in CONTRACT.md §1 terms: trimmed, non-empty after trimming,
+ * and stored trimmed (at most 200,000 characters after trimming).
+ */
+export function cleanCommentMarkdown(value: string, field = "bodyMarkdown"): string {
+  return cleanName(value, field, BODY_MAX);
+}
+
+/** The stored body and its HTML, rendered once, here. */
+function commentText(value: string) {
+  const bodyMarkdown = cleanCommentMarkdown(value);
+  return { bodyMarkdown, bodyHtml: renderMarkdown(bodyMarkdown) };
+}
+
+/**
+ * Local comments of a ticket. A comment that is `pushed` or being pushed (`pushing`) mirrors a
+ * remote comment and is read-only (CONTRACT.md §8). Comment changes do not alter the ticket's
+ * own `updatedAt`; they are announced on the board stream and recorded as activity.
+ */
+export function commentService(
+  stores: Pick<Stores, "comments">,
+  deps: { tickets: Pick<TicketService, "require">; activity: ActivityRecorder },
+  transact: Transact,
+) {
+  const { comments } = stores;
+  const { tickets, activity } = deps;
+
+  function require(commentId: number): Comment {
+    const comment = comments.get(commentId);
+    if (!comment) throw new NotFound("comment not found");
+    return comment;
+  }
+
+  function assertEditable(comment: Comment): void {
+    if (comment.sync.status === "pushed") {
+      throw new InvalidInput("comment was pushed to the remote issue and is read-only");
+    }
+    if (comment.sync.status === "pushing") {
+      throw new InvalidInput("comment is being pushed to the remote issue and is read-only");
+    }
+  }
+
+  function record(boardId: number, comment: Comment, action: string, message: string): void {
+    activity.record({
+      boardId,
+      ticketId: comment.ticketId,
+      action,
+      message,
+      details: { commentId: comment.id },
+    });
+  }
+
+  return {
+    /** Throws NotFound unless the comment exists; returns it. */
+    require,
+
+    /** Newest first. */
+    list(ticketId: number): Comment[] {
+      tickets.require(ticketId);
+      return comments.listByTicket(ticketId);
+    },
+
+    create(ticketId: number, body: string): Comment {
+      const text = commentText(body);
+      return transact((changes) => {
+        const ticket = tickets.require(ticketId);
+        const id = comments.insert(ticketId, text.bodyMarkdown, text.bodyHtml, now());
+        const comment = require(id);
+        record(ticket.boardId, comment, "comment_added", "Comment added");
+        changes.touched(ticket.boardId);
+        return comment;
+      });
+    },
+
+    update(commentId: number, body: string): Comment {
+      const text = commentText(body);
+      return transact((changes) => {
+        const before = require(commentId);
+        assertEditable(before);
+        if (before.bodyMarkdown === text.bodyMarkdown) return before;
+        const ticket = tickets.require(before.ticketId);
+        comments.updateBody(commentId, text.bodyMarkdown, text.bodyHtml, now());
+        const comment = require(commentId);
+        record(ticket.boardId, comment, "comment_updated", "Comment updated");
+        changes.touched(ticket.boardId);
+        return comment;
+      });
+    },
+
+    remove(commentId: number): void {
+      transact((changes) => {
+        const comment = require(commentId);
+        assertEditable(comment);
+        const ticket = tickets.require(comment.ticketId);
+        comments.remove(commentId);
+        record(ticket.boardId, comment, "comment_deleted", "Comment deleted");
+        changes.touched(ticket.boardId);
+      });
+    },
+  };
+}
+
+export type CommentService = ReturnType<typeof commentService>;

@@ -1,0 +1,84 @@
+import type { Stores } from "../../storage/index.js";
+import { now } from "../clock.js";
+import { Conflict, NotFound } from "../errors.js";
+import type { Lane } from "../model.js";
+import { cleanName } from "../names.js";
+import type { Transact } from "../transaction.js";
+import { assertPermutation, type BoardService } from "./boards.js";
+
+export function laneService(
+  stores: Pick<Stores, "lanes" | "boards">,
+  boards: Pick<BoardService, "require">,
+  transact: Transact,
+) {
+  const { lanes } = stores;
+
+  function require(laneId: number): Lane {
+    const lane = lanes.get(laneId);
+    if (!lane) throw new NotFound("lane not found");
+    return lane;
+  }
+
+  /** Lane changes alter the board shell, so they bump the board's updatedAt too. */
+  function boardChanged(boardId: number, changes: { touched(id: number): void }): void {
+    stores.boards.touch(boardId, now());
+    changes.touched(boardId);
+  }
+
+  return {
+    require,
+
+    list(boardId: number): Lane[] {
+      boards.require(boardId);
+      return lanes.listByBoard(boardId);
+    },
+
+    create(boardId: number, name: string): Lane {
+      const laneName = cleanName(name, "name");
+      return transact((changes) => {
+        boards.require(boardId);
+        const id = lanes.insert(boardId, laneName);
+        boardChanged(boardId, changes);
+        return require(id);
+      });
+    },
+
+    reorder(boardId: number, laneIds: number[]): Lane[] {
+      return transact((changes) => {
+        boards.require(boardId);
+        const existing = lanes.listByBoard(boardId).map((lane) => lane.id);
+        assertPermutation(laneIds, existing, "laneIds", "lane of this board");
+        laneIds.forEach((id, position) => {
+          lanes.setPosition(id, position);
+        });
+        boardChanged(boardId, changes);
+        return lanes.listByBoard(boardId);
+      });
+    },
+
+    rename(laneId: number, name: string): Lane {
+      const laneName = cleanName(name, "name");
+      return transact((changes) => {
+        const lane = require(laneId);
+        lanes.rename(laneId, laneName);
+        boardChanged(lane.boardId, changes);
+        return require(laneId);
+      });
+    },
+
+    remove(laneId: number): void {
+      transact((changes) => {
+        const lane = require(laneId);
+        if (lanes.ticketCount(laneId) > 0) throw new Conflict("lane is not empty");
+        lanes.remove(laneId);
+        // Close the gap so positions stay 0..n-1, as after a reorder.
+        lanes.listByBoard(lane.boardId).forEach((rest, position) => {
+          if (rest.position !== position) lanes.setPosition(rest.id, position);
+        });
+        boardChanged(lane.boardId, changes);
+      });
+    },
+  };
+}
+
+export type LaneService = ReturnType<typeof laneService>;

@@ -1,0 +1,97 @@
+import type { Stores } from "../../storage/index.js";
+import type { ActivityRecorder } from "../activity.js";
+import { now } from "../clock.js";
+import { Conflict, InvalidInput, NotFound } from "../errors.js";
+import type { Tag } from "../model.js";
+import { cleanName, nameKey } from "../names.js";
+import type { Transact } from "../transaction.js";
+import type { BoardService } from "./boards.js";
+
+export const DEFAULT_TAG_COLOR = "#6b7280";
+
+export function tagService(
+  stores: Pick<Stores, "tags" | "boards">,
+  boards: Pick<BoardService, "require">,
+  activity: ActivityRecorder,
+  transact: Transact,
+) {
+  const { tags } = stores;
+
+  function require(tagId: number): Tag {
+    const tag = tags.get(tagId);
+    if (!tag) throw new NotFound("tag not found");
+    return tag;
+  }
+
+  /** Tag names are unique per board, compared case-insensitively after trimming. */
+  function assertNameFree(boardId: number, key: string, exceptTagId?: number): void {
+    const clash = tags.findByKey(boardId, key);
+    if (clash && clash.id !== exceptTagId) {
+      throw new Conflict(`a tag named ${clash.name} already exists on this board`);
+    }
+  }
+
+  function boardChanged(boardId: number, changes: { touched(id: number): void }): void {
+    stores.boards.touch(boardId, now());
+    changes.touched(boardId);
+  }
+
+  return {
+    require,
+
+    list(boardId: number): Tag[] {
+      boards.require(boardId);
+      return tags.listByBoard(boardId);
+    },
+
+    create(boardId: number, input: { name: string; color?: string }): Tag {
+      const name = cleanName(input.name, "name");
+      return transact((changes) => {
+        boards.require(boardId);
+        assertNameFree(boardId, nameKey(name));
+        const id = tags.insert(boardId, name, nameKey(name), input.color ?? DEFAULT_TAG_COLOR);
+        boardChanged(boardId, changes);
+        return require(id);
+      });
+    },
+
+    update(tagId: number, input: { name?: string; color?: string }): Tag {
+      if (input.name === undefined && input.color === undefined) {
+        throw new InvalidInput("nothing to update: send name or color");
+      }
+      const name = input.name === undefined ? undefined : cleanName(input.name, "name");
+      return transact((changes) => {
+        const tag = require(tagId);
+        const nextName = name ?? tag.name;
+        if (name !== undefined) assertNameFree(tag.boardId, nameKey(name), tagId);
+        tags.update(tagId, nextName, nameKey(nextName), input.color ?? tag.color);
+        boardChanged(tag.boardId, changes);
+        return require(tagId);
+      });
+    },
+
+    /**
+     * Deleting a tag detaches it from every ticket (ON DELETE CASCADE on ticket_tags); each of
+     * those tickets gets a `ticket_tag_removed` entry. Their `updatedAt` stays: this is a change
+     * of the board's tags, not an edit of each ticket.
+     */
+    remove(tagId: number): void {
+      transact((changes) => {
+        const tag = require(tagId);
+        for (const ticketId of tags.ticketIdsWithTag(tagId)) {
+          activity.record({
+            boardId: tag.boardId,
+            ticketId,
+            action: "ticket_tag_removed",
+            message: `Tag ${tag.name} removed (tag deleted)`,
+            details: { tagId, tagName: tag.name, tagDeleted: true },
+          });
+        }
+        tags.remove(tagId);
+        boardChanged(tag.boardId, changes);
+      });
+    },
+  };
+}
+
+export type TagService = ReturnType<typeof tagService>;

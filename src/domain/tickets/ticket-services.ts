@@ -1,0 +1,31 @@
+import type { Stores } from "../../storage/index.js";
+import type { ActivityRecorder } from "../activity.js";
+import type { BoardService } from "../boards/boards.js";
+import type { Transact } from "../transaction.js";
+import { ticketBulkService } from "./ticket-bulk.js";
+import { ticketEdits } from "./ticket-edits.js";
+import { ticketMoveService, ticketMoves } from "./ticket-moves.js";
+import { ticketLanes } from "./ticket-ordering.js";
+import { ticketPositionService } from "./ticket-positions.js";
+import { ticketLinkRules } from "./ticket-relations.js";
+import { ticketViews } from "./ticket-views.js";
+import { ticketService } from "./tickets.js";
+
+/** Wires the ticket modules (services.ts stays a short list of families). */
+export function createTicketServices(
+  stores: Stores,
+  boards: Pick<BoardService, "require">,
+  activity: ActivityRecorder,
+  transact: Transact,
+) {
+  const lanes = ticketLanes(stores);
+  const views = ticketViews(stores);
+  const edits = ticketEdits(stores, ticketLinkRules(stores), lanes, activity);
+  const moves = ticketMoves(stores, { lanes, edits, activity });
+  return {
+    tickets: ticketService(stores, { boards, lanes, edits, views, activity }, transact),
+    ticketPositions: ticketPositionService(stores, { boards, lanes, views, activity }, transact),
+    ticketMoves: ticketMoveService(stores, { moves, edits, views }, transact),
+    ticketBulk: ticketBulkService(stores, { boards, lanes, edits, moves, views }, transact),
+  };
+}

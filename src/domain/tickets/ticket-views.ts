@@ -1,0 +1,270 @@
+import type { Stores } from "../../storage/index.js";
+import type { RelationRow } from "../../storage/ticket-relations.js";
+import type { TicketListFilter, TicketRow } from "../../storage/tickets.js";
+import { NotFound } from "../errors.js";
+import type {
+  Board,
+  Tag,
+  Ticket,
+  TicketCore,
+  TicketExternalReference as TicketReference,
+  TicketRelation,
+  TicketRemoteSummary,
+  TicketSummary,
+} from "../model.js";
+
+export interface TicketRelations {
+  parent: TicketRelation | null;
+  children: TicketRelation[];
+  blockers: TicketRelation[];
+  blockedBy: TicketRelation[];
+  related: TicketRelation[];
+}
+
+/** Link data of a set of tickets, each map filled by one query over the whole set. */
+interface Links {
+  tags: Map<number, Tag[]>;
+  blockerIds: Map<number, number[]>;
+  relatedIds: Map<number, number[]>;
+  childCounts: Map<number, number>;
+}
+
+/** Per-board data of the reference tables, one query each. */
+interface References {
+  external: Map<number, TicketReference[]>;
+  remote: Map<number, TicketRemoteSummary>;
+}
+
+/** `ref` and `shortRef` are computed on read, so renaming a board changes every ref. */
+const refs = (board: Board, id: number) => ({ ref: `${board.name}#${id}`, shortRef: `#${id}` });
+
+/** CONTRACT.md §4: relation lists by priority (highest first), then id. */
+const byPriority = (a: TicketRelation, b: TicketRelation) => b.priority - a.priority || a.id - b.id;
+
+/**
+ * Read models of tickets: the full Ticket, the list's TicketSummary and TicketRelation. Every
+ * builder uses a fixed number of queries whatever the number of tickets (ids travel as one JSON
+ * parameter), so lists of thousands of tickets stay fast.
+ */
+export function ticketViews(
+  stores: Pick<
+    Stores,
+    | "boards"
+    | "tags"
+    | "tickets"
+    | "ticketTags"
+    | "ticketRelations"
+    | "comments"
+    | "externalReferences"
+    | "remoteLinks"
+  >,
+) {
+  const { tickets, ticketRelations } = stores;
+
+  function boardOf(boardId: number): Board {
+    const board = stores.boards.get(boardId);
+    if (!board) throw new NotFound("board not found");
+    return board;
+  }
+
+  /** Links of tickets of one board (tags of a ticket are always its board's tags). */
+  function linksOf(boardId: number, ids: number[]): Links {
+    return {
+      tags: tagsOf(boardId, ids),
+      blockerIds: ticketRelations.blockerIds(ids),
+      relatedIds: ticketRelations.relatedIds(ids),
+      childCounts: tickets.childCounts(ids),
+    };
+  }
+
+  /**
+   * Each ticket's tags in the board's tag order (name, case-insensitive, then id), sharing one
+   * Tag object per tag: cheaper than sorting thousands of joined rows in SQL.
+   */
+  function tagsOf(boardId: number, ids: number[]): Map<number, Tag[]> {
+    const boardTags = stores.tags.listByBoard(boardId);
+    const rank = new Map(boardTags.map((tag, index) => [tag.id, index]));
+    const result = new Map<number, Tag[]>();
+    for (const [ticketId, tagIds] of stores.ticketTags.tagIdsOf(ids)) {
+      const ranks = tagIds.flatMap((id) => rank.get(id) ?? []).sort((a, b) => a - b);
+      result.set(
+        ticketId,
+        ranks.flatMap((index) => boardTags[index] ?? []),
+      );
+    }
+    return result;
+  }
+
+  function referencesOf(boardId: number): References {
+    return {
+      external: stores.externalReferences.groupedByBoard(boardId),
+      remote: stores.remoteLinks.summariesByBoard(boardId),
+    };
+  }
+
+  function core(
+    board: Board,
+    row: TicketRow,
+    links: Links,
+    externalReferences: TicketReference[],
+  ): TicketCore {
+    return {
+      id: row.id,
+      boardId: row.boardId,
+      laneId: row.laneId,
+      parentTicketId: row.parentTicketId,
+      hasChildren: (links.childCounts.get(row.id) ?? 0) > 0,
+      title: row.title,
+      isResolved: row.isResolved,
+      isCompleted: row.isResolved,
+      isArchived: row.isArchived,
+      priority: row.priority,
+      position: row.position,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+      tags: links.tags.get(row.id) ?? [],
+      blockerIds: links.blockerIds.get(row.id) ?? [],
+      relatedIds: links.relatedIds.get(row.id) ?? [],
+      ...refs(board, row.id),
+      externalReferences,
+    };
+  }
+
+  function summariesFromRows(board: Board, rows: TicketRow[]): TicketSummary[] {
+    const links = linksOf(
+      board.id,
+      rows.map((row) => row.id),
+    );
+    const references = referencesOf(board.id);
+    return rows.map((row) =>
+      Object.assign(core(board, row, links, references.external.get(row.id) ?? []), {
+        remote: references.remote.get(row.id) ?? null,
+      }),
+    );
+  }
+
+  function relation(board: Board, row: Omit<RelationRow, "kind">): TicketRelation {
+    return {
+      id: row.id,
+      title: row.title,
+      laneId: row.laneId,
+      isResolved: row.isResolved,
+      isCompleted: row.isResolved,
+      priority: row.priority,
+      ...refs(board, row.id),
+    };
+  }
+
+  /** Groups neighbour rows of one ticket (all on its board) into the relation lists. */
+  function relationsFromRows(board: Board, rows: Array<RelationRow>): TicketRelations {
+    const result: TicketRelations = {
+      parent: null,
+      children: [],
+      blockers: [],
+      blockedBy: [],
+      related: [],
+    };
+    for (const row of rows) {
+      const item = relation(board, row);
+      if (row.kind === "parent") result.parent = item;
+      else if (row.kind === "child") result.children.push(item);
+      else if (row.kind === "blocker") result.blockers.push(item);
+      else if (row.kind === "blockedBy") result.blockedBy.push(item);
+      else result.related.push(item);
+    }
+    result.children.sort(byPriority);
+    result.blockers.sort(byPriority);
+    result.blockedBy.sort(byPriority);
+    result.related.sort(byPriority);
+    return result;
+  }
+
+  return {
+    /** The board list (filters already parsed); the board must exist. */
+    list(boardId: number, filter: TicketListFilter): TicketSummary[] {
+      const board = boardOf(boardId);
+      return summariesFromRows(board, tickets.list(boardId, filter));
+    },
+
+    /** Summaries of tickets of one board in the order of `ids` (bulk responses). */
+    summariesOf(boardId: number, ids: readonly number[]): TicketSummary[] {
+      const board = boardOf(boardId);
+      const rows = tickets.rowsByIds(ids);
+      return summariesFromRows(
+        board,
+        ids.flatMap((id) => rows.get(id) ?? []),
+      );
+    },
+
+    /** The full Ticket; NotFound when it does not exist. */
+    ticket(ticketId: number): Ticket {
+      const record = tickets.get(ticketId);
+      if (!record) throw new NotFound("ticket not found");
+      const board = boardOf(record.boardId);
+      const links = linksOf(board.id, [ticketId]);
+      const relations = relationsFromRows(board, ticketRelations.neighbours(ticketId));
+      return {
+        ...core(board, record, links, stores.externalReferences.listByTicket(ticketId)),
+        bodyMarkdown: record.bodyMarkdown,
+        bodyHtml: record.bodyHtml,
+        comments: stores.comments.listByTicket(ticketId),
+        ...relations,
+        remote: stores.remoteLinks.get(ticketId),
+      };
+    },
+
+    /** Parent, children, blockers, blockedBy and related of a ticket. */
+    relations(ticketId: number): TicketRelations {
+      const record = tickets.get(ticketId);
+      if (!record) throw new NotFound("ticket not found");
+      return relationsFromRows(boardOf(record.boardId), ticketRelations.neighbours(ticketId));
+    },
+
+    /**
+     * Every ticket of a board as a full Ticket, in board order (BoardDetail). Relations are
+     * built in memory from the board's rows: links never cross boards.
+     */
+    boardTickets(boardId: number, options: { includeArchived: boolean }): Ticket[] {
+      const board = boardOf(boardId);
+      const records = tickets.recordsOfBoard(boardId, options.includeArchived);
+      const ids = records.map((record) => record.id);
+      const all = new Map(tickets.rowsOfBoard(boardId).map((row) => [row.id, row]));
+      const links = linksOf(boardId, ids);
+      const blocked = ticketRelations.blockedIds(ids);
+      const comments = tickets.commentsOf(ids);
+      const references = referencesOf(boardId);
+      const childrenOf = new Map<number, TicketRow[]>();
+      for (const row of all.values()) {
+        if (row.parentTicketId === null) continue;
+        const list = childrenOf.get(row.parentTicketId);
+        if (list) list.push(row);
+        else childrenOf.set(row.parentTicketId, [row]);
+      }
+      const relationsTo = (list: Iterable<number | TicketRow>) =>
+        [...list]
+          .map((item) => (typeof item === "number" ? all.get(item) : item))
+          .filter((row): row is TicketRow => row !== undefined)
+          .map((row) => relation(board, row))
+          .sort(byPriority);
+      return records.map((record) => {
+        const parent = record.parentTicketId === null ? undefined : all.get(record.parentTicketId);
+        return {
+          ...core(board, record, links, references.external.get(record.id) ?? []),
+          bodyMarkdown: record.bodyMarkdown,
+          bodyHtml: record.bodyHtml,
+          comments: comments.get(record.id) ?? [],
+          parent: parent ? relation(board, parent) : null,
+          children: relationsTo(childrenOf.get(record.id) ?? []),
+          blockers: relationsTo(links.blockerIds.get(record.id) ?? []),
+          blockedBy: relationsTo(blocked.get(record.id) ?? []),
+          related: relationsTo(links.relatedIds.get(record.id) ?? []),
+          // remote-links.ts has no board-wide query for full remotes yet: one lookup per
+          // tracked ticket (board imports create none).
+          remote: references.remote.has(record.id) ? stores.remoteLinks.get(record.id) : null,
+        };
+      });
+    },
+  };
+}
+
+export type TicketViews = ReturnType<typeof ticketViews>;

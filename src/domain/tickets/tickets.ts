@@ -1,0 +1,194 @@
+import type { Stores } from "../../storage/index.js";
+import type { TicketListFilter, TicketRecord } from "../../storage/tickets.js";
+import type { ActivityRecorder } from "../activity.js";
+import type { BoardService } from "../boards/boards.js";
+import { now } from "../clock.js";
+import { InvalidInput, NotFound } from "../errors.js";
+import type { Ticket, TicketSummary } from "../model.js";
+import { nameKey } from "../names.js";
+import { searchTextOf } from "../search-text.js";
+import type { Transact } from "../transaction.js";
+import { TicketBatch, type TicketEdits, type TicketUpsert } from "./ticket-edits.js";
+import type { TicketLanes } from "./ticket-ordering.js";
+import { parseTicketSearch } from "./ticket-search.js";
+import type { TicketRelations, TicketViews } from "./ticket-views.js";
+
+/** Query of the board list, as the HTTP layer parsed it. */
+export interface TicketListQuery {
+  lane_id?: number;
+  tag?: string;
+  resolved?: boolean;
+  /** Deprecated alias of `resolved`, which wins when both are given. */
+  completed?: boolean;
+  archived?: "true" | "false" | "all";
+  q?: string;
+}
+
+/** Ticket CRUD, the board list, relations and transitions. */
+export function ticketService(
+  stores: Pick<Stores, "tickets" | "ticketTags" | "ticketRelations" | "remoteLinks">,
+  deps: {
+    boards: Pick<BoardService, "require">;
+    lanes: TicketLanes;
+    edits: TicketEdits;
+    views: TicketViews;
+    activity: ActivityRecorder;
+  },
+  transact: Transact,
+) {
+  const { tickets } = stores;
+  const { boards, lanes, edits, views, activity } = deps;
+
+  function require(ticketId: number): TicketRecord {
+    const ticket = tickets.get(ticketId);
+    if (!ticket) throw new NotFound("ticket not found");
+    return ticket;
+  }
+
+  /** Applies a patch to one ticket and renumbers the lanes it touched. */
+  function change(ticketId: number, input: TicketUpsert): Ticket {
+    const text = edits.cleanText(input);
+    return transact((changes) => {
+      const before = require(ticketId);
+      // API.md rule 7: a tracked ticket's title is the remote issue's, read-only.
+      if (
+        text.title !== undefined &&
+        text.title !== before.title &&
+        stores.remoteLinks.get(ticketId)
+      ) {
+        throw new InvalidInput("title is read-only on a ticket tracking a remote issue");
+      }
+      const patch = { ...edits.resolve({ boardId: before.boardId, id: ticketId }, input), ...text };
+      const batch = new TicketBatch(changes);
+      edits.apply(before, patch, batch);
+      edits.settle(batch);
+      return views.ticket(ticketId);
+    });
+  }
+
+  return {
+    /** Throws NotFound unless the ticket exists; returns its record. */
+    require,
+
+    get: (ticketId: number): Ticket => views.ticket(ticketId),
+
+    relations: (ticketId: number): TicketRelations => views.relations(ticketId),
+
+    list(boardId: number, query: TicketListQuery): TicketSummary[] {
+      boards.require(boardId);
+      const tag = query.tag?.trim();
+      const filter: TicketListFilter = {
+        archived:
+          query.archived === "all" ? "all" : query.archived === "true" ? "archived" : "active",
+      };
+      if (query.lane_id !== undefined) filter.laneId = query.lane_id;
+      const isResolved = query.resolved ?? query.completed;
+      if (isResolved !== undefined) filter.isResolved = isResolved;
+      if (tag) filter.tagKey = nameKey(tag);
+      const search = parseTicketSearch(query.q);
+      if (search) filter.search = search;
+      return views.list(boardId, filter);
+    },
+
+    /** Full tickets of a board in board order (BoardDetail), with a fixed number of queries. */
+    boardTickets: (boardId: number, options = { includeArchived: true }): Ticket[] =>
+      views.boardTickets(boardId, options),
+
+    create(boardId: number, input: TicketUpsert & { laneId: number; title: string }): Ticket {
+      const text = edits.cleanText(input);
+      return transact((changes) => {
+        boards.require(boardId);
+        const patch = { ...edits.resolve({ boardId }, input), ...text };
+        const title = patch.title ?? "";
+        const bodyMarkdown = patch.bodyMarkdown ?? "";
+        const laneId = patch.lane?.id ?? input.laneId;
+        const at = now();
+        const id = tickets.insert(boardId, {
+          laneId,
+          parentTicketId: patch.parentTicketId ?? null,
+          title,
+          bodyMarkdown,
+          bodyHtml: patch.bodyHtml ?? "",
+          searchText: searchTextOf(title, bodyMarkdown),
+          isResolved: patch.isResolved ?? false,
+          isArchived: patch.isArchived ?? false,
+          priority: patch.priority ?? 2,
+          updatedAt: at,
+        });
+        if (patch.tagIds?.length) stores.ticketTags.replace(id, patch.tagIds, at);
+        if (patch.blockerIds?.length) stores.ticketRelations.setBlockers(id, patch.blockerIds);
+        if (patch.relatedIds?.length) stores.ticketRelations.setRelated(id, patch.relatedIds);
+        lanes.renumber([laneId]);
+        activity.record({
+          boardId,
+          ticketId: id,
+          action: "ticket_created",
+          message: "Ticket created",
+          details: {
+            title,
+            laneId,
+            priority: patch.priority ?? 2,
+            isResolved: patch.isResolved ?? false,
+            isArchived: patch.isArchived ?? false,
+            parentTicketId: patch.parentTicketId ?? null,
+            tagIds: patch.tagIds ?? [],
+            blockerIds: patch.blockerIds ?? [],
+            relatedIds: patch.relatedIds ?? [],
+          },
+        });
+        changes.touched(boardId);
+        return views.ticket(id);
+      });
+    },
+
+    /** PATCH: only the fields sent change, each independently (API.md). */
+    update(ticketId: number, input: TicketUpsert): Ticket {
+      edits.assertSomeField(input);
+      return change(ticketId, input);
+    },
+
+    /** Moves to the lane named `laneName`; isResolved changes only when sent. */
+    transition(
+      ticketId: number,
+      input: { laneName: string; isResolved?: boolean; isCompleted?: boolean },
+    ): Ticket {
+      return transact(() => {
+        const ticket = require(ticketId);
+        const lane = lanes.laneNamed(ticket.boardId, input.laneName);
+        const isResolved = input.isResolved ?? input.isCompleted;
+        return change(
+          ticketId,
+          isResolved === undefined ? { laneId: lane.id } : { laneId: lane.id, isResolved },
+        );
+      });
+    },
+
+    /**
+     * Deletes a ticket. Its links, tags, comments, events and references go with it (foreign
+     * keys); its children lose their parent; its activity stays readable.
+     */
+    remove(ticketId: number): void {
+      transact((changes) => {
+        const ticket = require(ticketId);
+        activity.record({
+          boardId: ticket.boardId,
+          ticketId,
+          action: "ticket_deleted",
+          message: "Ticket deleted",
+          details: {
+            title: ticket.title,
+            laneId: ticket.laneId,
+            parentTicketId: ticket.parentTicketId,
+            childIds: tickets.childIds(ticketId),
+          },
+          ticketDeleted: true,
+        });
+        tickets.remove(ticketId);
+        lanes.renumber([ticket.laneId]);
+        changes.touched(ticket.boardId);
+      });
+    },
+  };
+}
+
+export type TicketService = ReturnType<typeof ticketService>;

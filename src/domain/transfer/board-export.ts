@@ -1,0 +1,146 @@
+import type { Stores } from "../../storage/index.js";
+import type { BoardService } from "../boards/boards.js";
+import type { Board, Lane, Tag, TicketEvent, TicketExternalReference } from "../model.js";
+
+export const EXPORT_FORMAT = "tack.board";
+export const EXPORT_VERSION = 1;
+
+export interface ExportedComment {
+  id: number;
+  ticketId: number;
+  bodyMarkdown: string;
+  bodyHtml: string;
+  createdAt: string;
+}
+
+export interface ExportedTagReason {
+  tagId: number;
+  reason: string | null;
+  details: Record<string, unknown> | null;
+  /** Beyond CONTRACT.md §10's list, so a round trip keeps the link to the comment. */
+  reasonCommentId: number | null;
+  attachedAt: string | null;
+  updatedAt: string | null;
+}
+
+/** One ticket of the export (CONTRACT.md §10); remote tracking is left out. */
+export interface ExportedTicket {
+  id: number;
+  boardId: number;
+  laneId: number;
+  parentTicketId: number | null;
+  hasChildren: boolean;
+  title: string;
+  bodyMarkdown: string;
+  isResolved: boolean;
+  isCompleted: boolean;
+  isArchived: boolean;
+  priority: number;
+  position: number;
+  createdAt: string;
+  updatedAt: string;
+  tags: Tag[];
+  /** Newest first, like every comment list. */
+  comments: ExportedComment[];
+  blockerIds: number[];
+  relatedIds: number[];
+  externalReferences: TicketExternalReference[];
+  /** One entry per attached tag, in tag order. */
+  tagReasons: ExportedTagReason[];
+  /** Newest first. */
+  events: TicketEvent[];
+}
+
+export interface BoardExportDocument {
+  format: typeof EXPORT_FORMAT;
+  version: typeof EXPORT_VERSION;
+  board: Board;
+  lanes: Lane[];
+  tags: Tag[];
+  tickets: ExportedTicket[];
+}
+
+/**
+ * `GET /api/boards/{id}/export`: the whole board as one document, archived tickets included, in
+ * board order. A fixed number of queries whatever the board's size: each table is read once for
+ * the board (or for all its ticket ids as one JSON parameter) and grouped in memory.
+ */
+export function boardExporter(
+  stores: Pick<
+    Stores,
+    | "lanes"
+    | "tags"
+    | "tickets"
+    | "ticketRelations"
+    | "tagReasons"
+    | "externalReferences"
+    | "ticketEvents"
+  >,
+  boards: Pick<BoardService, "require">,
+) {
+  return {
+    export(boardId: number): BoardExportDocument {
+      const board = boards.require(boardId);
+      const records = stores.tickets.recordsOfBoard(boardId, true);
+      const ids = records.map((record) => record.id);
+      const parents = new Set(records.map((record) => record.parentTicketId));
+      const comments = stores.tickets.commentsOf(ids);
+      const blockerIds = stores.ticketRelations.blockerIds(ids);
+      const relatedIds = stores.ticketRelations.relatedIds(ids);
+      const tagLinks = stores.tagReasons.groupedByBoard(boardId);
+      const references = stores.externalReferences.groupedByBoard(boardId);
+      const events = stores.ticketEvents.groupedByBoard(boardId);
+
+      const tickets = records.map((record): ExportedTicket => {
+        const links = tagLinks.get(record.id) ?? [];
+        return {
+          id: record.id,
+          boardId: record.boardId,
+          laneId: record.laneId,
+          parentTicketId: record.parentTicketId,
+          hasChildren: parents.has(record.id),
+          title: record.title,
+          bodyMarkdown: record.bodyMarkdown,
+          isResolved: record.isResolved,
+          isCompleted: record.isResolved,
+          isArchived: record.isArchived,
+          priority: record.priority,
+          position: record.position,
+          createdAt: record.createdAt,
+          updatedAt: record.updatedAt,
+          tags: links.map((link) => link.tag),
+          comments: (comments.get(record.id) ?? []).map((comment) => ({
+            id: comment.id,
+            ticketId: comment.ticketId,
+            bodyMarkdown: comment.bodyMarkdown,
+            bodyHtml: comment.bodyHtml,
+            createdAt: comment.createdAt,
+          })),
+          blockerIds: blockerIds.get(record.id) ?? [],
+          relatedIds: relatedIds.get(record.id) ?? [],
+          externalReferences: references.get(record.id) ?? [],
+          tagReasons: links.map((link) => ({
+            tagId: link.tag.id,
+            reason: link.reason,
+            details: link.details,
+            reasonCommentId: link.reasonCommentId,
+            attachedAt: link.attachedAt,
+            updatedAt: link.updatedAt,
+          })),
+          events: events.get(record.id) ?? [],
+        };
+      });
+
+      return {
+        format: EXPORT_FORMAT,
+        version: EXPORT_VERSION,
+        board,
+        lanes: stores.lanes.listByBoard(boardId),
+        tags: stores.tags.listByBoard(boardId),
+        tickets,
+      };
+    },
+  };
+}
+
+export type BoardExporter = ReturnType<typeof boardExporter>;

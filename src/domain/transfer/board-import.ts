@@ -1,0 +1,510 @@
+import type { ImportedTicket } from "../../storage/board-export.js";
+import type { Stores } from "../../storage/index.js";
+import type { ActivityRecorder } from "../activity.js";
+import { cleanCommentMarkdown } from "../annotations/comments.js";
+import {
+  cleanExternalReference,
+  type ExternalReferenceInput,
+  referenceSearchText,
+} from "../annotations/external-references.js";
+import { cleanReason } from "../annotations/tag-reasons.js";
+import { cleanTicketEvent, type TicketEventInput } from "../annotations/ticket-events.js";
+import type { BoardService } from "../boards/boards.js";
+import { DEFAULT_TAG_COLOR } from "../boards/tags.js";
+import { now } from "../clock.js";
+import { InvalidInput } from "../errors.js";
+import { renderMarkdown } from "../markdown.js";
+import type { BoardShell, Ticket } from "../model.js";
+import { cleanName, nameKey, TITLE_MAX } from "../names.js";
+import { searchTextOf } from "../search-text.js";
+import type { TicketService } from "../tickets/tickets.js";
+import type { Transact } from "../transaction.js";
+
+// The shapes an import accepts (CONTRACT.md §10): a tack export, or the same shape from another
+// implementation of the interface. Types and ranges are checked by the route's schema already;
+// this module checks what a schema cannot: trimmed names, references between the document's
+// own ids, the relation rules, and it names the offending element (`tickets[4].parentTicketId`).
+
+export interface ImportTag {
+  id?: number;
+  name: string;
+  color?: string;
+}
+
+export interface ImportTicket {
+  id: number;
+  laneId: number;
+  title: string;
+  parentTicketId?: number | null;
+  bodyMarkdown?: string;
+  isResolved?: boolean;
+  isCompleted?: boolean;
+  isArchived?: boolean;
+  priority?: number;
+  position?: number;
+  createdAt?: string;
+  updatedAt?: string;
+  tags?: Array<{ id?: number; name?: string }>;
+  comments?: Array<{ id?: number; bodyMarkdown: string; createdAt?: string }>;
+  blockerIds?: number[] | null;
+  relatedIds?: number[] | null;
+  externalReferences?: Array<
+    ExternalReferenceInput & { kind: string; createdAt?: string; updatedAt?: string }
+  >;
+  tagReasons?: Array<{
+    tagId: number;
+    reason?: string | null;
+    details?: Record<string, unknown> | null;
+    reasonCommentId?: number | null;
+    attachedAt?: string | null;
+    updatedAt?: string | null;
+  }>;
+  events?: Array<TicketEventInput & { createdAt?: string }>;
+}
+
+export interface ImportDocument {
+  format?: string;
+  version?: number;
+  board: { name: string };
+  lanes: Array<{ id: number; name: string }>;
+  tags?: ImportTag[];
+  tickets?: ImportTicket[];
+}
+
+export interface BoardDetail extends BoardShell {
+  tickets: Ticket[];
+}
+
+/** A checked ticket, everything resolved to indexes into the plan's own arrays. */
+interface PlannedTicket {
+  /** Index in the document's `tickets`, for messages and the old→new id map. */
+  index: number;
+  sourceId: number;
+  laneIndex: number;
+  parentIndex: number | null;
+  row: Omit<ImportedTicket, "boardId" | "laneId" | "parentTicketId">;
+  /** Tag index → reason metadata (null fields when the tag is attached without a reason). */
+  tags: Map<number, PlannedReason>;
+  /** Oldest first, as they are inserted. */
+  comments: Array<{
+    sourceId: number | undefined;
+    bodyMarkdown: string;
+    bodyHtml: string;
+    createdAt: string;
+  }>;
+  /** Blocker ticket index → its position in the document's blockerIds (for messages). */
+  blockers: Map<number, number>;
+  relatedIndexes: number[];
+  references: Array<{
+    kind: string;
+    fields: ReturnType<typeof cleanExternalReference>;
+    createdAt: string;
+    updatedAt: string;
+  }>;
+  /** Oldest first. */
+  events: Array<ReturnType<typeof cleanTicketEvent> & { createdAt: string }>;
+}
+
+interface PlannedReason {
+  reason: string | null;
+  details: Record<string, unknown> | null;
+  /** Source comment id, mapped once the comments exist. */
+  reasonCommentId: number | null;
+  attachedAt: string | null;
+  updatedAt: string | null;
+}
+
+interface ImportPlan {
+  boardName: string;
+  lanes: string[];
+  tags: Array<{ name: string; color: string }>;
+  tickets: PlannedTicket[];
+}
+
+/**
+ * `POST /api/boards/import`: always a new board, in one transaction; any violation is a 400
+ * naming the element and nothing is created. Ids are remapped; positions, timestamps, comment
+ * and event order, tag reasons, references and events are kept (docs/export-format.md).
+ */
+export function boardImporter(
+  stores: Pick<
+    Stores,
+    | "boards"
+    | "lanes"
+    | "tags"
+    | "comments"
+    | "tagReasons"
+    | "externalReferences"
+    | "ticketEvents"
+    | "boardImport"
+  >,
+  deps: {
+    boards: Pick<BoardService, "shell">;
+    tickets: Pick<TicketService, "boardTickets">;
+    activity: ActivityRecorder;
+  },
+  transact: Transact,
+) {
+  return {
+    import(document: ImportDocument): BoardDetail {
+      const at = now();
+      const plan = planImport(document, at);
+      const boardId = transact((changes) => {
+        const id = write(plan, stores, deps.activity, at);
+        changes.touched(id);
+        return id;
+      });
+      return { ...deps.boards.shell(boardId), tickets: deps.tickets.boardTickets(boardId) };
+    },
+  };
+}
+
+export type BoardImporter = ReturnType<typeof boardImporter>;
+
+/** Checks the whole document before anything is written; throws InvalidInput on the first problem. */
+export function planImport(document: ImportDocument, at: string): ImportPlan {
+  const boardName = cleanName(document.board.name, "board.name");
+  const laneIndexById = indexById(document.lanes, "lanes");
+  const lanes = document.lanes.map((lane, index) => cleanName(lane.name, `lanes[${index}].name`));
+
+  const tagList = document.tags ?? [];
+  const tagIndexById = indexById(tagList, "tags");
+  const tagIndexByKey = new Map<string, number>();
+  const tags = tagList.map((tag, index) => {
+    const name = cleanName(tag.name, `tags[${index}].name`);
+    const clash = tagIndexByKey.get(nameKey(name));
+    if (clash !== undefined) {
+      throw new InvalidInput(`tags[${index}].name repeats the name of tags[${clash}]`);
+    }
+    tagIndexByKey.set(nameKey(name), index);
+    return { name, color: tag.color ?? DEFAULT_TAG_COLOR };
+  });
+
+  const source = document.tickets ?? [];
+  const ticketIndexById = indexById(source, "tickets");
+  const nextPosition = freePositions(source, laneIndexById);
+
+  const tickets = source.map((ticket, index): PlannedTicket => {
+    const field = (name: string) => `tickets[${index}].${name}`;
+    const laneIndex = laneIndexById.get(ticket.laneId);
+    if (laneIndex === undefined) {
+      throw new InvalidInput(`${field("laneId")} is not a lane of this board`);
+    }
+    const title = cleanName(ticket.title, field("title"), TITLE_MAX);
+    const bodyMarkdown = ticket.bodyMarkdown ?? "";
+    const createdAt = ticket.createdAt ?? at;
+
+    let parentIndex: number | null = null;
+    if (ticket.parentTicketId != null) {
+      if (ticket.parentTicketId === ticket.id) {
+        throw new InvalidInput(`${field("parentTicketId")}: a ticket cannot be its own parent`);
+      }
+      parentIndex = ticketIndexById.get(ticket.parentTicketId) ?? null;
+      if (parentIndex === null) {
+        throw new InvalidInput(`${field("parentTicketId")} is not a ticket of this board`);
+      }
+    }
+
+    const commentList = ticket.comments ?? [];
+    indexById(commentList, field("comments"));
+    const comments = commentList.map((comment, position) => ({
+      sourceId: comment.id,
+      bodyMarkdown: cleanCommentMarkdown(
+        comment.bodyMarkdown,
+        field(`comments[${position}].bodyMarkdown`),
+      ),
+      bodyHtml: "", // rendered once the whole document is known to be valid
+      createdAt: comment.createdAt ?? at,
+    }));
+    const commentIds = new Set(comments.map((comment) => comment.sourceId));
+
+    const attached = new Map<number, PlannedReason>();
+    (ticket.tags ?? []).forEach((tag, position) => {
+      const tagIndex =
+        tag.name !== undefined
+          ? tagIndexByKey.get(nameKey(tag.name))
+          : tag.id !== undefined
+            ? tagIndexById.get(tag.id)
+            : undefined;
+      if (tagIndex === undefined) {
+        throw new InvalidInput(`${field(`tags[${position}]`)} is not a tag of this board`);
+      }
+      attached.set(tagIndex, { ...NO_REASON, attachedAt: at });
+    });
+    (ticket.tagReasons ?? []).forEach((entry, position) => {
+      const name = (key: string) => field(`tagReasons[${position}].${key}`);
+      const tagIndex = tagIndexById.get(entry.tagId);
+      if (tagIndex === undefined) {
+        throw new InvalidInput(`${name("tagId")} is not a tag of this board`);
+      }
+      const reasonCommentId = entry.reasonCommentId ?? null;
+      if (reasonCommentId !== null && !commentIds.has(reasonCommentId)) {
+        throw new InvalidInput(`${name("reasonCommentId")} is not a comment of this ticket`);
+      }
+      attached.set(tagIndex, {
+        reason: cleanReason(entry.reason, name("reason")),
+        details: entry.details ?? null,
+        reasonCommentId,
+        attachedAt: entry.attachedAt === undefined ? at : entry.attachedAt,
+        updatedAt: entry.updatedAt ?? null,
+      });
+    });
+
+    const kinds = new Map<string, number>();
+    const references = (ticket.externalReferences ?? []).map((reference, position) => {
+      const prefix = field(`externalReferences[${position}].`);
+      const clash = kinds.get(reference.kind);
+      if (clash !== undefined) {
+        throw new InvalidInput(`${prefix}kind repeats the kind of externalReferences[${clash}]`);
+      }
+      kinds.set(reference.kind, position);
+      const referenceCreatedAt = reference.createdAt ?? at;
+      return {
+        kind: reference.kind,
+        fields: cleanExternalReference(reference, prefix),
+        createdAt: referenceCreatedAt,
+        updatedAt: reference.updatedAt ?? referenceCreatedAt,
+      };
+    });
+
+    const events = (ticket.events ?? []).map((event, position) => ({
+      ...cleanTicketEvent(event, field(`events[${position}].`)),
+      createdAt: event.createdAt ?? at,
+    }));
+
+    return {
+      index,
+      sourceId: ticket.id,
+      laneIndex,
+      parentIndex,
+      row: {
+        title,
+        bodyMarkdown,
+        bodyHtml: "",
+        searchText: searchTextOf(title, bodyMarkdown),
+        isResolved: ticket.isResolved ?? ticket.isCompleted ?? false,
+        isArchived: ticket.isArchived ?? false,
+        priority: ticket.priority ?? 2,
+        position: ticket.position ?? nextPosition(laneIndex),
+        createdAt,
+        updatedAt: ticket.updatedAt ?? createdAt,
+      },
+      tags: attached,
+      // Lists are newest first: inserting from the end keeps their order, ties included.
+      comments: comments.reverse(),
+      blockers: linkedTickets(ticket, "blockerIds", index, ticketIndexById),
+      relatedIndexes: [...linkedTickets(ticket, "relatedIds", index, ticketIndexById).keys()],
+      references,
+      events: events.reverse(),
+    };
+  });
+
+  for (const ticket of tickets) {
+    if (ticket.parentIndex !== null && tickets[ticket.parentIndex]?.parentIndex !== null) {
+      throw new InvalidInput(
+        `tickets[${ticket.index}].parentTicketId is a child ticket; parents cannot be nested`,
+      );
+    }
+  }
+  assertNoBlockerCycle(tickets);
+
+  // Rendering is the costly part of an import: only for a valid document, once per body.
+  const render = memoizedRender();
+  for (const ticket of tickets) {
+    ticket.row.bodyHtml = render(ticket.row.bodyMarkdown);
+    for (const comment of ticket.comments) comment.bodyHtml = render(comment.bodyMarkdown);
+  }
+
+  return { boardName, lanes, tags, tickets };
+}
+
+const NO_REASON: PlannedReason = {
+  reason: null,
+  details: null,
+  reasonCommentId: null,
+  attachedAt: null,
+  updatedAt: null,
+};
+
+/** Maps each element's id to its index; a repeated id is a 400 naming both elements. */
+function indexById(items: ReadonlyArray<{ id?: number }>, field: string): Map<number, number> {
+  const map = new Map<number, number>();
+  items.forEach((item, index) => {
+    if (item.id === undefined) return;
+    const first = map.get(item.id);
+    if (first !== undefined) {
+      throw new InvalidInput(`${field}[${index}].id repeats the id of ${field}[${first}]`);
+    }
+    map.set(item.id, index);
+  });
+  return map;
+}
+
+/** Positions for tickets that come without one: after the highest given in their lane. */
+function freePositions(tickets: readonly ImportTicket[], lanes: Map<number, number>) {
+  const next = new Map<number, number>();
+  for (const ticket of tickets) {
+    const lane = lanes.get(ticket.laneId);
+    if (lane === undefined || ticket.position === undefined) continue;
+    next.set(lane, Math.max(next.get(lane) ?? 0, ticket.position + 1));
+  }
+  return (laneIndex: number): number => {
+    const position = next.get(laneIndex) ?? 0;
+    next.set(laneIndex, position + 1);
+    return position;
+  };
+}
+
+/**
+ * Blocker or related ids as indexes into the document's tickets (same board, not itself,
+ * duplicates collapsed), each mapped to its first position in the list for messages.
+ */
+function linkedTickets(
+  ticket: ImportTicket,
+  key: "blockerIds" | "relatedIds",
+  index: number,
+  ticketIndexById: Map<number, number>,
+): Map<number, number> {
+  const result = new Map<number, number>();
+  (ticket[key] ?? []).forEach((id, position) => {
+    const field = `tickets[${index}].${key}[${position}]`;
+    if (id === ticket.id) {
+      throw new InvalidInput(
+        key === "blockerIds"
+          ? `${field}: a ticket cannot block itself`
+          : `${field}: a ticket cannot be related to itself`,
+      );
+    }
+    const other = ticketIndexById.get(id);
+    if (other === undefined) throw new InvalidInput(`${field} is not a ticket of this board`);
+    if (!result.has(other)) result.set(other, position);
+  });
+  return result;
+}
+
+/**
+ * Rejects blocker cycles of any length (CONTRACT.md §5), naming the link that closes one.
+ * Iterative depth-first search, so a chain of thousands of tickets cannot overflow the stack.
+ */
+function assertNoBlockerCycle(tickets: readonly PlannedTicket[]): void {
+  const edges = tickets.map((ticket) => [...ticket.blockers.keys()]);
+  const state = new Uint8Array(tickets.length); // 0 unseen, 1 on the current path, 2 done
+  for (let start = 0; start < tickets.length; start++) {
+    if (state[start] !== 0) continue;
+    const stack: Array<{ node: number; next: number }> = [{ node: start, next: 0 }];
+    state[start] = 1;
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1] as { node: number; next: number };
+      const blockers = edges[frame.node] as number[];
+      if (frame.next === blockers.length) {
+        state[frame.node] = 2;
+        stack.pop();
+        continue;
+      }
+      const blocker = blockers[frame.next++] as number;
+      if (state[blocker] === 1) {
+        const ticket = tickets[frame.node] as PlannedTicket;
+        const position = ticket.blockers.get(blocker);
+        throw new InvalidInput(
+          `tickets[${ticket.index}].blockerIds[${position}]: blocker would create a cycle`,
+        );
+      }
+      if (state[blocker] === 0) {
+        state[blocker] = 1;
+        stack.push({ node: blocker, next: 0 });
+      }
+    }
+  }
+}
+
+/** Markdown rendered once per distinct body of the document (bodies often repeat). */
+function memoizedRender(): (markdown: string) => string {
+  const cache = new Map<string, string>([["", ""]]);
+  return (markdown) => {
+    let html = cache.get(markdown);
+    if (html === undefined) {
+      html = renderMarkdown(markdown);
+      cache.set(markdown, html);
+    }
+    return html;
+  };
+}
+
+/** Writes a checked plan; returns the new board's id. Runs inside the import's transaction. */
+function write(
+  plan: ImportPlan,
+  stores: Parameters<typeof boardImporter>[0],
+  activity: ActivityRecorder,
+  at: string,
+): number {
+  const boardId = stores.boards.insert(plan.boardName, at);
+  const laneIds = plan.lanes.map((name) => stores.lanes.insert(boardId, name));
+  const tagIds = plan.tags.map((tag) =>
+    stores.tags.insert(boardId, tag.name, nameKey(tag.name), tag.color),
+  );
+
+  // New ids follow the order of the document's ids, so id tie-breaks in orderings still hold.
+  // A parent usually comes first (lower id) and is linked on insert; others right after.
+  const ids: number[] = new Array(plan.tickets.length);
+  const linkLater: PlannedTicket[] = [];
+  const bySourceId = [...plan.tickets].sort((a, b) => a.sourceId - b.sourceId);
+  for (const ticket of bySourceId) {
+    const parentId = ticket.parentIndex === null ? null : (ids[ticket.parentIndex] ?? null);
+    if (ticket.parentIndex !== null && parentId === null) linkLater.push(ticket);
+    ids[ticket.index] = stores.boardImport.insertTicket({
+      ...ticket.row,
+      boardId,
+      laneId: laneIds[ticket.laneIndex] as number,
+      parentTicketId: parentId,
+    });
+  }
+  for (const ticket of linkLater) {
+    stores.boardImport.setParent(
+      ids[ticket.index] as number,
+      ids[ticket.parentIndex as number] as number,
+    );
+  }
+
+  for (const ticket of plan.tickets) {
+    const id = ids[ticket.index] as number;
+    const commentIds = new Map<number, number>();
+    for (const comment of ticket.comments) {
+      const commentId = stores.comments.insertImported({ ...comment, ticketId: id });
+      if (comment.sourceId !== undefined) commentIds.set(comment.sourceId, commentId);
+    }
+    for (const [tagIndex, reason] of ticket.tags) {
+      stores.tagReasons.set({
+        ...reason,
+        ticketId: id,
+        tagId: tagIds[tagIndex] as number,
+        reasonCommentId:
+          reason.reasonCommentId === null ? null : (commentIds.get(reason.reasonCommentId) ?? null),
+      });
+    }
+    for (const blocker of ticket.blockers.keys()) {
+      stores.boardImport.insertBlocker(id, ids[blocker] as number);
+    }
+    for (const related of ticket.relatedIndexes) {
+      stores.boardImport.insertRelated(id, ids[related] as number);
+    }
+    for (const reference of ticket.references) {
+      stores.externalReferences.insert({
+        ...reference.fields,
+        ticketId: id,
+        kind: reference.kind,
+        searchText: referenceSearchText(reference.kind, reference.fields),
+        createdAt: reference.createdAt,
+        updatedAt: reference.updatedAt,
+      });
+    }
+    for (const event of ticket.events) stores.ticketEvents.insert({ ...event, ticketId: id });
+    activity.record({
+      boardId,
+      ticketId: id,
+      action: "ticket_created",
+      message: "Ticket imported",
+      details: { importedFromTicketId: ticket.sourceId, title: ticket.row.title },
+    });
+  }
+  return boardId;
+}
