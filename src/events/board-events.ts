@@ -17,10 +17,16 @@ export type BoardListener = (event: BoardEvent) => void;
 export class BoardEventBus {
   private readonly listeners = new Map<number, Set<BoardListener>>();
   private lastId = 0;
+  private readonly lastIdByBoard = new Map<number, number>();
 
-  /** The id of the newest event published so far (0 when none). */
+  /** The id of the newest event published so far, for any board (0 when none). */
   get latestId(): number {
     return this.lastId;
+  }
+
+  /** The id of the newest event published for this board (0 when none since start). */
+  latestIdFor(boardId: number): number {
+    return this.lastIdByBoard.get(boardId) ?? 0;
   }
 
   subscribe(boardId: number, listener: BoardListener): () => void {
@@ -43,6 +49,8 @@ export class BoardEventBus {
       event,
       sentAt: new Date().toISOString(),
     };
+    if (event === "board_deleted") this.lastIdByBoard.delete(boardId);
+    else this.lastIdByBoard.set(boardId, message.id);
     const set = this.listeners.get(boardId);
     if (!set) return;
     for (const listener of [...set]) listener(message);

@@ -34,7 +34,7 @@ export class BoardStreams {
   private pingTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly bus: Pick<BoardEventBus, "subscribe" | "latestId">,
+    private readonly bus: Pick<BoardEventBus, "subscribe" | "latestId" | "latestIdFor">,
     options: BoardStreamOptions = {},
   ) {
     this.pingIntervalMs = options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS;
@@ -50,8 +50,9 @@ export class BoardStreams {
    * until the client disconnects, the board is deleted, or `closeAll` runs.
    *
    * `lastEventId` is the client's `Last-Event-ID` header. Message ids come from one counter per
-   * process, so any id other than the latest one means the client may have missed a change (or
-   * saw ids of an earlier run of the server): it gets one `board_updated` at once so it refetches.
+   * process. A client whose id is older than this board's newest message missed a change; one
+   * whose id is beyond every id of this process saw an earlier run of the server, and cannot know
+   * what changed since. Either way it gets one `board_updated` at once so it refetches.
    */
   attach(boardId: number, response: ServerResponse, lastEventId?: string): void {
     response.writeHead(200, STREAM_HEADERS);
@@ -67,7 +68,7 @@ export class BoardStreams {
       if (held) this.send(client, held);
     });
 
-    if (isBehind(lastEventId, this.bus.latestId)) {
+    if (isBehind(lastEventId, this.bus.latestIdFor(boardId), this.bus.latestId)) {
       this.send(client, {
         id: this.bus.latestId,
         boardId,
@@ -130,9 +131,14 @@ function format(event: BoardEvent): string {
   return `id: ${event.id}\ndata: ${data}\n\n`;
 }
 
-function isBehind(lastEventId: string | undefined, latestId: number): boolean {
+function isBehind(
+  lastEventId: string | undefined,
+  latestForBoard: number,
+  latestOverall: number,
+): boolean {
   if (lastEventId === undefined) return false;
   const trimmed = lastEventId.trim();
   if (!/^\d{1,15}$/.test(trimmed)) return trimmed !== "";
-  return Number(trimmed) !== latestId;
+  const seen = Number(trimmed);
+  return seen < latestForBoard || seen > latestOverall;
 }

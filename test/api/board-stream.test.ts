@@ -225,6 +225,28 @@ describe("board change stream", () => {
     assert.equal(fresh.messages.length, 0);
   });
 
+  test("changes to other boards do not count as missed; ids from an earlier run do", async () => {
+    const { boardId } = await createBoard();
+    const other = await createBoard();
+    const first = await connect(api, boardId);
+    await api.patch(`/api/boards/${boardId}`, { name: "mine" });
+    await first.waitForMessages(1);
+    const seen = first.messages[0]?.id as string;
+    first.close();
+
+    await api.patch(`/api/boards/${other.boardId}`, { name: "elsewhere" });
+    const unaffected = await connect(api, boardId, { "Last-Event-ID": seen });
+    await sleep(100);
+    assert.equal(unaffected.messages.length, 0);
+    unaffected.close();
+
+    // An id this server never issued (the client saw a previous run): refetch to be safe.
+    const restarted = await connect(api, boardId, { "Last-Event-ID": "999999999" });
+    await expectMessageCount(restarted, 1);
+    assert.equal(restarted.messages[0]?.data.event, "board_updated");
+    restarted.close();
+  });
+
   test("closing the server ends open streams so it can exit", async () => {
     const own = await startTestServer();
     const board = await own.post("/api/boards", { name: "closing" });
