@@ -31,6 +31,14 @@ export function activityRecorder(store: ActivityStore) {
         createdAt: now(),
       });
     },
+
+    /**
+     * A ticket's history follows it to another board, so deleting the board it came from later
+     * does not erase the history of a ticket that lives on.
+     */
+    followTicket(ticketId: number, boardId: number): void {
+      store.rehome(ticketId, boardId);
+    },
   };
 }
 

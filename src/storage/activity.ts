@@ -42,8 +42,8 @@ export function activityStore(db: Db) {
   const bySubject = db.prepare<[number], ActivityRow>(
     `SELECT * FROM activity WHERE subject_ticket_id = ? ORDER BY created_at DESC, id DESC`,
   );
-  const anyForSubject = db.prepare<[number], { found: number }>(
-    "SELECT 1 AS found FROM activity WHERE subject_ticket_id = ? LIMIT 1",
+  const rehome = db.prepare<[number, number]>(
+    "UPDATE activity SET board_id = ? WHERE subject_ticket_id = ?",
   );
 
   return {
@@ -60,7 +60,10 @@ export function activityStore(db: Db) {
     },
     /** Newest first (createdAt desc, then id desc). */
     listBySubject: (ticketId: number): ActivityLog[] => bySubject.all(ticketId).map(toActivity),
-    existsForSubject: (ticketId: number): boolean => anyForSubject.get(ticketId) !== undefined,
+    /** Files a ticket's whole history under another board (it moved there). */
+    rehome(ticketId: number, boardId: number): void {
+      rehome.run(boardId, ticketId);
+    },
   };
 }
 

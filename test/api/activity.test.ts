@@ -177,6 +177,21 @@ describe("ticket activity", () => {
     assert.deepEqual(actions(await activity(ticketId)), ["ticket_created"]);
   });
 
+  test("a moved ticket keeps its whole history when the board it left is deleted", async () => {
+    const { ticketId, boardId } = await ticket();
+    const target = await boardWithLanes(api, "Destination");
+    await api.patch(`/api/tickets/${ticketId}`, { priority: 4 });
+    const moved = await api.post(`/api/tickets/${ticketId}/move`, {
+      boardId: target.boardId,
+      laneId: target.laneIds[0],
+    });
+    assert.equal(moved.status, 200, moved.text);
+    assert.equal((await api.delete(`/api/boards/${boardId}`)).status, 204);
+    const entries = await activity(ticketId);
+    assert.deepEqual(actions(entries), ["ticket_moved_board", "ticket_updated", "ticket_created"]);
+    assert.ok(entries.every((entry) => entry.boardId === target.boardId));
+  });
+
   test("a deleted ticket's activity stays readable; unknown ids are 404", async () => {
     const { ticketId } = await ticket();
     await api.post(`/api/tickets/${ticketId}/comments`, { bodyMarkdown: "before deletion" });

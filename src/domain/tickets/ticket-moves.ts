@@ -62,6 +62,7 @@ export function ticketMoves(
 
       const tagsAfter = ticketTags.tagsOfTicket(id);
       const kept = new Set(tagsAfter.map((tag) => nameKey(tag.name)));
+      activity.followTicket(id, target.board.id);
       activity.record({
         boardId: target.board.id,
         ticketId: id,
