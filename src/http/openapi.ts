@@ -26,8 +26,13 @@ export async function installOpenApi(app: FastifyInstance, version: string): Pro
   });
   await app.register(swaggerUi, {
     routePrefix: "/api/docs",
-    uiConfig: { docExpansion: "list", deepLinking: true },
-    staticCSP: true,
+    // validatorUrl null: the page must not call out to swagger.io.
+    uiConfig: { docExpansion: "list", deepLinking: true, validatorUrl: null },
+    // The plugin's default policy adds upgrade-insecure-requests, which would send the page's own
+    // assets to https://127.0.0.1 and break it: tack is served over plain http on loopback.
+    staticCSP:
+      "default-src 'self'; base-uri 'self'; img-src 'self' data:; object-src 'none'; " +
+      "script-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'",
   });
 }
 

@@ -146,6 +146,17 @@ describe("GET /api/docs", () => {
     const response = await fetch(`${api.url}/api/docs`);
     assert.equal(response.status, 200);
     assert.match(response.headers.get("content-type") ?? "", /^text\/html/);
-    assert.match(await response.text(), /<html/i);
+    const html = await response.text();
+    assert.match(html, /<html/i);
+    // Every asset the page loads is served by tack itself (no network needed) ...
+    const assets = [...html.matchAll(/(?:src|href)="(\/api\/docs\/[^"]+)"/g)].map((m) => m[1]);
+    assert.ok(assets.length >= 3, "the page references its scripts and styles");
+    for (const asset of assets) {
+      assert.equal((await fetch(`${api.url}${asset}`)).status, 200, asset);
+    }
+    // ... and the page's policy keeps those plain-http loopback URLs (no https upgrade).
+    const policy = response.headers.get("content-security-policy") ?? "";
+    assert.match(policy, /script-src 'self'/);
+    assert.doesNotMatch(policy, /upgrade-insecure-requests/);
   });
 });
