@@ -1,14 +1,18 @@
 /**
  * Whole-board export and import at 5,000 and 10,000 tickets (with comments, tags and reasons,
- * parents, blockers, related links, external references and events), and the board stream's
+ * parents, blockers, related links, external references and events), import and export of a
+ * modest 5,000-ticket board (short bodies, one comment each, some links), and the board stream's
  * fan-out: how long after a write's response the last of 100 connected clients has the message.
  */
-import { readFileSync } from "node:fs";
 import { type IncomingMessage, request } from "node:http";
 import { performance } from "node:perf_hooks";
-import { Client, percentile, printTable, startTack, type TackProcess } from "./lib.js";
+import { Client, cpuMs, percentile, printTable, startTack, type TackProcess } from "./lib.js";
 
-const SIZES = [5000, 10_000];
+/** Each data set at its sizes; "rich" uses every exported feature, "modest" is a plainer board. */
+const DATASETS = [
+  { name: "", sizes: [5000, 10_000], document: (size: number) => boardDocument(size) },
+  { name: " modest", sizes: [5000], document: (size: number) => modestBoardDocument(size) },
+];
 const IMPORT_ROUNDS = 2;
 const STREAM_CLIENTS = 100;
 const STREAM_ROUNDS = 40;
@@ -22,31 +26,38 @@ export async function runExportImportBench(): Promise<void> {
       "per ticket: Markdown body, 2 comments, 1 tag with a reason, every 5th a parent, every " +
         "3rd a blocker, every 7th a related link, every 2nd an external reference, every 3rd an event",
     );
+    console.log(
+      "modest: per ticket a ~300-character body, 1 comment, 1 tag, every 10th a parent, every " +
+        "4th a blocker, every 9th a related link",
+    );
     const rows: (string | number)[][] = [];
-    for (const size of SIZES) {
-      const document = boardDocument(size);
-      const payload = JSON.stringify(document);
-      let boardId = 0;
-      for (let round = 0; round < IMPORT_ROUNDS; round++) {
-        const measured = await measure(tack, () =>
-          client.ok({ method: "POST", path: "/api/boards/import", body: document }, 201),
+    for (const dataset of DATASETS) {
+      for (const size of dataset.sizes) {
+        const label = `${size}${dataset.name}`;
+        const document = dataset.document(size);
+        const payload = JSON.stringify(document);
+        let boardId = 0;
+        for (let round = 0; round < IMPORT_ROUNDS; round++) {
+          const measured = await measure(tack, () =>
+            client.ok({ method: "POST", path: "/api/boards/import", body: document }, 201),
+          );
+          boardId = measured.result.board.id;
+          rows.push(row(`import ${label}`, round, payload.length, measured));
+        }
+        let exported: unknown;
+        for (let round = 0; round < IMPORT_ROUNDS; round++) {
+          const measured = await measure(tack, () =>
+            client.ok({ path: `/api/boards/${boardId}/export` }),
+          );
+          exported = measured.result;
+          rows.push(row(`export ${label}`, round, JSON.stringify(exported).length, measured));
+        }
+        // The exported document itself must import again within the body limit.
+        const again = await measure(tack, () =>
+          client.ok({ method: "POST", path: "/api/boards/import", body: exported }, 201),
         );
-        boardId = measured.result.board.id;
-        rows.push(row(`import ${size}`, round, payload.length, measured));
+        rows.push(row(`re-import export ${label}`, 0, JSON.stringify(exported).length, again));
       }
-      let exported: unknown;
-      for (let round = 0; round < IMPORT_ROUNDS; round++) {
-        const measured = await measure(tack, () =>
-          client.ok({ path: `/api/boards/${boardId}/export` }),
-        );
-        exported = measured.result;
-        rows.push(row(`export ${size}`, round, JSON.stringify(exported).length, measured));
-      }
-      // The exported document itself must import again within the body limit.
-      const again = await measure(tack, () =>
-        client.ok({ method: "POST", path: "/api/boards/import", body: exported }, 201),
-      );
-      rows.push(row(`re-import export ${size}`, 0, JSON.stringify(exported).length, again));
     }
     printTable(
       ["operation", "round", "request/response MiB", "wall ms", "server CPU ms", "peak RSS MiB"],
@@ -100,19 +111,6 @@ function row(name: string, round: number, bytes: number, measured: Measured<unkn
     measured.cpuMs === null ? "n/a" : measured.cpuMs.toFixed(0),
     measured.peakRssMiB === null ? "n/a" : measured.peakRssMiB.toFixed(0),
   ];
-}
-
-/** utime + stime of a process in ms, from /proc/<pid>/stat (null where unavailable). */
-function cpuMs(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
-  } catch {
-    return null;
-  }
 }
 
 /** A deterministic board document of `size` tickets using every exported feature. */
@@ -194,6 +192,44 @@ export function boardDocument(size: number) {
     tags,
     tickets,
   };
+}
+
+/**
+ * A plainer board of `size` tickets: a ~300-character Markdown body, one comment and one tag per
+ * ticket, every 10th a child, every 4th blocked by the ticket before it, every 9th related to the
+ * one two before it. Bodies differ per ticket, so no rendering is saved by repeats.
+ */
+export function modestBoardDocument(size: number) {
+  const lanes = [1, 2, 3, 4].map((id) => ({ id, name: `Lane ${id}` }));
+  const tags = Array.from({ length: 5 }, (_, i) => ({ id: i + 1, name: `tag ${i}` }));
+  const at = (day: number) => new Date(Date.UTC(2024, 0, 1 + (day % 300))).toISOString();
+  const tickets = Array.from({ length: size }, (_, i) => {
+    const id = i + 1;
+    return {
+      id,
+      laneId: (i % 4) + 1,
+      title: `Ticket ${id}: export stops early for account ${1000 + id}`,
+      bodyMarkdown:
+        `Customer ${1000 + id} reports that the monthly export stops at **page ${i % 40}**. ` +
+        "Steps: open the report, pick last month, press _Export_. Expected a complete file, got " +
+        "a truncated one, in Firefox and Chrome since the last release. Nothing in the logs; " +
+        `similar to #${Math.max(1, id - 1)}; case notes at ` +
+        `https://support.example.com/cases/${id}.`,
+      priority: (i % 4) + 1,
+      position: Math.floor(i / 4),
+      isResolved: i % 6 === 0,
+      createdAt: at(i),
+      updatedAt: at(i + 1),
+      parentTicketId: i % 10 === 0 || i < 10 ? null : id - (i % 10),
+      tags: [{ name: `tag ${i % 5}` }],
+      blockerIds: i % 4 === 0 && i > 0 ? [id - 1] : [],
+      relatedIds: i % 9 === 0 && i > 1 ? [id - 2] : [],
+      comments: [
+        { id, bodyMarkdown: `Reproduced on staging for ticket ${id}.`, createdAt: at(i + 2) },
+      ],
+    };
+  });
+  return { board: { name: `Modest ${size}` }, lanes, tags, tickets };
 }
 
 /**

@@ -86,6 +86,19 @@ function startLine(child: ChildProcess): Promise<string> {
   });
 }
 
+/** utime + stime of a process in ms, from /proc/<pid>/stat (null where unavailable). */
+export function cpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
 /** VmRSS and VmHWM (the peak) of a process, from /proc/<pid>/status. */
 export function readMemory(pid: number): MemorySample | null {
   let status: string;
@@ -221,6 +234,11 @@ export interface LoadResult {
   durationMs: number;
   requestsPerSecond: number;
   latencyMs: { p50: number; p90: number; p99: number; max: number; mean: number };
+  /**
+   * CPU time (user + system, all threads) the server spent per measured request: steadier than
+   * latency on a machine shared with other work. Null where /proc is unavailable.
+   */
+  serverCpuMsPerRequest: number | null;
   /** Server RSS at the end of the scenario, and the highest RSS seen while it ran. */
   rssMiB: number | null;
   maxRssMiB: number | null;
@@ -236,7 +254,7 @@ export interface Scenario {
 /** Drives one scenario against a running tack and measures it. */
 export async function runLoad(
   client: Client,
-  server: Pick<TackProcess, "memory">,
+  server: Pick<TackProcess, "memory" | "pid">,
   scenario: Scenario,
   options: LoadOptions,
 ): Promise<LoadResult> {
@@ -256,6 +274,7 @@ export async function runLoad(
     if (rss !== undefined && (maxRss === null || rss > maxRss)) maxRss = rss;
   }, 50);
 
+  const cpuBefore = cpuMs(server.pid);
   const started = performance.now();
   const deadline = started + options.durationMs;
   const limit = options.maxRequests ?? Number.POSITIVE_INFINITY;
@@ -281,6 +300,7 @@ export async function runLoad(
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
   const durationMs = performance.now() - started;
+  const cpuAfter = cpuMs(server.pid);
   clearInterval(sampler);
 
   const memory = server.memory();
@@ -300,6 +320,10 @@ export async function runLoad(
       max: latencies.at(-1) ?? 0,
       mean: latencies.reduce((sum, value) => sum + value, 0) / (latencies.length || 1),
     },
+    serverCpuMsPerRequest:
+      cpuBefore === null || cpuAfter === null || latencies.length === 0
+        ? null
+        : (cpuAfter - cpuBefore) / latencies.length,
     rssMiB: memory?.rssMiB ?? null,
     maxRssMiB: maxRss,
     ...(firstError === undefined ? {} : { firstError }),
@@ -356,6 +380,7 @@ export function printReport(report: BenchReport): void {
       "p90 ms",
       "p99 ms",
       "max ms",
+      "CPU ms/req",
       "RSS MiB",
       "max RSS",
     ],
@@ -369,6 +394,7 @@ export function printReport(report: BenchReport): void {
       result.latencyMs.p90.toFixed(2),
       result.latencyMs.p99.toFixed(2),
       result.latencyMs.max.toFixed(1),
+      result.serverCpuMsPerRequest === null ? "n/a" : result.serverCpuMsPerRequest.toFixed(2),
       mib(result.rssMiB),
       mib(result.maxRssMiB),
     ]),

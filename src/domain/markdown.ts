@@ -110,7 +110,41 @@ export function sanitizeRenderedHtml(html: string): string {
   return sanitizeHtml(html, sanitizeOptions);
 }
 
+// Identical bodies come back often (templates, short comments, an unchanged body sent again,
+// remote issues refreshed), and both layers above are deterministic, so the last results are
+// kept: a least-recently-used memo keyed by the source. Bounded in entries and in characters
+// (source + HTML, 2 bytes each at most), so it never holds more than ~8 MiB.
+const MEMO_MAX_ENTRIES = 1000;
+const MEMO_MAX_CHARS = 4 * 1024 * 1024;
+/** Larger bodies are rendered every time: one would crowd out hundreds of small ones. */
+const MEMO_MAX_ENTRY_CHARS = 64 * 1024;
+const rendered = new Map<string, string>();
+let renderedChars = 0;
+
+function remember(markdown: string, html: string): void {
+  const size = markdown.length + html.length;
+  if (size > MEMO_MAX_ENTRY_CHARS) return;
+  // A copy: V8 may hold a trimmed or sliced string as a view into a much larger one (a whole
+  // request body), which the memo would otherwise keep alive.
+  rendered.set(Buffer.from(markdown, "utf16le").toString("utf16le"), html);
+  renderedChars += size;
+  for (const [source, output] of rendered) {
+    if (rendered.size <= MEMO_MAX_ENTRIES && renderedChars <= MEMO_MAX_CHARS) break;
+    rendered.delete(source);
+    renderedChars -= source.length + output.length;
+  }
+}
+
 /** Render user-supplied Markdown (GFM flavour) to sanitized HTML. */
 export function renderMarkdown(markdown: string): string {
-  return sanitizeRenderedHtml(md.render(markdown));
+  const known = rendered.get(markdown);
+  if (known !== undefined) {
+    // Most recently used last: Map keeps insertion order.
+    rendered.delete(markdown);
+    rendered.set(markdown, known);
+    return known;
+  }
+  const html = sanitizeRenderedHtml(md.render(markdown));
+  remember(markdown, html);
+  return html;
 }

@@ -1,4 +1,5 @@
 import type { Db } from "./database.js";
+import { prepareTextInsert } from "./tickets.js";
 
 /** A ticket as a board import writes it: every column given. */
 export interface ImportedTicket {
@@ -27,11 +28,12 @@ export interface ImportedTicket {
  */
 export function boardImportStore(db: Db) {
   const insertTicket = db.prepare(
-    `INSERT INTO tickets (board_id, lane_id, parent_ticket_id, title, body_markdown, body_html,
-       search_text, is_resolved, is_archived, priority, position, created_at, updated_at)
-     VALUES (@boardId, @laneId, @parentTicketId, @title, @bodyMarkdown, @bodyHtml, @searchText,
-       @isResolved, @isArchived, @priority, @position, @createdAt, @updatedAt)`,
+    `INSERT INTO tickets (board_id, lane_id, parent_ticket_id, title, is_resolved, is_archived,
+       priority, position, created_at, updated_at)
+     VALUES (@boardId, @laneId, @parentTicketId, @title, @isResolved, @isArchived, @priority,
+       @position, @createdAt, @updatedAt)`,
   );
+  const insertText = prepareTextInsert(db);
   const setParent = db.prepare<[number, number]>(
     "UPDATE tickets SET parent_ticket_id = ? WHERE id = ?",
   );
@@ -44,14 +46,17 @@ export function boardImportStore(db: Db) {
 
   return {
     /** Returns the new id. */
-    insertTicket: (ticket: ImportedTicket): number =>
-      Number(
+    insertTicket(ticket: ImportedTicket): number {
+      const id = Number(
         insertTicket.run({
           ...ticket,
           isResolved: ticket.isResolved ? 1 : 0,
           isArchived: ticket.isArchived ? 1 : 0,
         }).lastInsertRowid,
-      ),
+      );
+      insertText.run({ ...ticket, id });
+      return id;
+    },
     setParent(ticketId: number, parentTicketId: number): void {
       setParent.run(parentTicketId, ticketId);
     },

@@ -67,12 +67,17 @@ export interface RemoteLinkWrite extends RemoteIdentity, RemoteSnapshot {
   at: string;
 }
 
+const COLUMNS = `r.ticket_id, r.provider, r.instance_url, r.resource_type, r.project_key,
+  r.issue_key, r.display_ref, r.url, r.title, r.body_markdown, r.body_html, r.state,
+  r.remote_updated_at, r.last_synced_at, r.created_at, r.updated_at`;
+
 export function remoteLinkStore(db: Db) {
   const byTicket = db.prepare<[number], RemoteLinkRow>(
-    `SELECT ticket_id, provider, instance_url, resource_type, project_key, issue_key, display_ref,
-       url, title, body_markdown, body_html, state, remote_updated_at, last_synced_at, created_at,
-       updated_at
-     FROM remote_links WHERE ticket_id = ?`,
+    `SELECT ${COLUMNS} FROM remote_links r WHERE r.ticket_id = ?`,
+  );
+  const byBoard = db.prepare<[number], RemoteLinkRow>(
+    `SELECT ${COLUMNS} FROM remote_links r JOIN tickets t ON t.id = r.ticket_id
+     WHERE t.board_id = ?`,
   );
   const summariesByBoard = db.prepare<
     [number],
@@ -111,6 +116,12 @@ export function remoteLinkStore(db: Db) {
     get: (ticketId: number): TicketRemote | null => {
       const row = byTicket.get(ticketId);
       return row ? toRemote(row) : null;
+    },
+    /** The full remote of every tracked ticket of a board in one query, keyed by ticket id. */
+    byBoard(boardId: number): Map<number, TicketRemote> {
+      const map = new Map<number, TicketRemote>();
+      for (const row of byBoard.iterate(boardId)) map.set(row.ticket_id, toRemote(row));
+      return map;
     },
     /** The summary of every tracked ticket of a board in one query, keyed by ticket id. */
     summariesByBoard(boardId: number): Map<number, TicketRemoteSummary> {

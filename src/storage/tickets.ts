@@ -3,7 +3,11 @@ import type { TicketSearch } from "../domain/tickets/ticket-search.js";
 import { type CommentRow, toComment } from "./comments.js";
 import type { Db } from "./database.js";
 
-/** A ticket's own columns without its (possibly large) bodies: enough for lists and relations. */
+/**
+ * A ticket's own columns without its (possibly large) bodies: enough for lists and relations.
+ * The bodies and the search text live in `ticket_texts` (one row per ticket), so reading or
+ * rewriting these columns never touches kilobytes of Markdown.
+ */
 export interface TicketRow {
   id: number;
   boardId: number;
@@ -24,7 +28,10 @@ export interface TicketRecord extends TicketRow {
   bodyHtml: string;
 }
 
-/** The writable columns; `searchText` is the folded title and body (domain/search-text.ts). */
+/**
+ * The writable columns; `searchText` is the folded title and body (domain/search-text.ts). The
+ * text row is rewritten only when one of its values differs from the stored one.
+ */
 export interface TicketWrite {
   laneId: number;
   parentTicketId: number | null;
@@ -118,7 +125,8 @@ const toRecord = (row: SqlRecord): TicketRecord => ({
 
 const ROW_COLUMNS = `t.id, t.board_id, t.lane_id, t.parent_ticket_id, t.title, t.is_resolved,
   t.is_archived, t.priority, t.position, t.created_at, t.updated_at`;
-const RECORD_COLUMNS = `${ROW_COLUMNS}, t.body_markdown, t.body_html`;
+const RECORD_COLUMNS = `${ROW_COLUMNS}, x.body_markdown, x.body_html`;
+const WITH_TEXT = "JOIN ticket_texts x ON x.ticket_id = t.id";
 
 /** Board order (CONTRACT.md §4): lane position, active before archived, position, id. */
 const BOARD_ORDER = "ORDER BY l.position, l.id, t.is_archived, t.position, t.id";
@@ -128,32 +136,38 @@ const IN_IDS = "IN (SELECT value FROM json_each(?))";
 
 export function ticketStore(db: Db) {
   const byId = db.prepare<[number], SqlRecord>(
-    `SELECT ${RECORD_COLUMNS} FROM tickets t WHERE t.id = ?`,
+    `SELECT ${RECORD_COLUMNS} FROM tickets t ${WITH_TEXT} WHERE t.id = ?`,
   );
   const rowsByIds = db.prepare<[string], SqlRow>(
     `SELECT ${ROW_COLUMNS} FROM tickets t WHERE t.id ${IN_IDS}`,
   );
   const recordsOfBoard = db.prepare<[number, number], SqlRecord>(
-    `SELECT ${RECORD_COLUMNS} FROM tickets t JOIN lanes l ON l.id = t.lane_id
+    `SELECT ${RECORD_COLUMNS} FROM tickets t JOIN lanes l ON l.id = t.lane_id ${WITH_TEXT}
      WHERE t.board_id = ? AND (? = 1 OR t.is_archived = 0) ${BOARD_ORDER}`,
   );
   const rowsOfBoard = db.prepare<[number], SqlRow>(
     `SELECT ${ROW_COLUMNS} FROM tickets t WHERE t.board_id = ?`,
   );
   const insert = db.prepare(
-    `INSERT INTO tickets (board_id, lane_id, parent_ticket_id, title, body_markdown, body_html,
-       search_text, is_resolved, is_archived, priority, position, created_at, updated_at)
-     VALUES (@boardId, @laneId, @parentTicketId, @title, @bodyMarkdown, @bodyHtml, @searchText,
-       @isResolved, @isArchived, @priority,
+    `INSERT INTO tickets (board_id, lane_id, parent_ticket_id, title, is_resolved, is_archived,
+       priority, position, created_at, updated_at)
+     VALUES (@boardId, @laneId, @parentTicketId, @title, @isResolved, @isArchived, @priority,
        (SELECT COALESCE(MAX(position), -1) + 1 FROM tickets WHERE lane_id = @laneId),
        @updatedAt, @updatedAt)`,
   );
+  const insertText = prepareTextInsert(db);
   const update = db.prepare(
     `UPDATE tickets SET lane_id = @laneId, parent_ticket_id = @parentTicketId, title = @title,
-       body_markdown = @bodyMarkdown, body_html = @bodyHtml, search_text = @searchText,
        is_resolved = @isResolved, is_archived = @isArchived, priority = @priority,
        updated_at = @updatedAt
      WHERE id = @id`,
+  );
+  // A flag or lane change passes the stored texts back unchanged: nothing is written then.
+  const updateText = db.prepare(
+    `UPDATE ticket_texts SET search_text = @searchText, body_markdown = @bodyMarkdown,
+       body_html = @bodyHtml
+     WHERE ticket_id = @id AND (search_text <> @searchText OR body_markdown <> @bodyMarkdown
+       OR body_html <> @bodyHtml)`,
   );
   const moveToBoard = db.prepare<[number, number, string, number]>(
     `UPDATE tickets SET board_id = ?, lane_id = ?, parent_ticket_id = NULL, updated_at = ?
@@ -208,9 +222,11 @@ export function ticketStore(db: Db) {
         WHERE tt.ticket_id = t.id AND g.name_key = @tagKey)`);
     }
     if (filter.search) where.push(searchCondition(filter.search));
+    // Only a search reads the text rows.
+    const text = filter.search ? WITH_TEXT : "";
     return db
       .prepare<[Record<string, unknown>], RawRow>(
-        `SELECT ${ROW_COLUMNS} FROM tickets t JOIN lanes l ON l.id = t.lane_id
+        `SELECT ${ROW_COLUMNS} FROM tickets t JOIN lanes l ON l.id = t.lane_id ${text}
          WHERE ${where.join(" AND ")} ${BOARD_ORDER}`,
       )
       .raw(true);
@@ -255,11 +271,16 @@ export function ticketStore(db: Db) {
 
     /** Inserts at the end of its lane (call `renumberLane` afterwards); returns the id. */
     insert(boardId: number, ticket: TicketWrite): number {
-      return Number(insert.run({ boardId, ...sqlValues(ticket) }).lastInsertRowid);
+      const values = sqlValues(ticket);
+      const id = Number(insert.run({ boardId, ...values }).lastInsertRowid);
+      insertText.run({ id, ...values });
+      return id;
     },
 
     update(id: number, ticket: TicketWrite): void {
-      update.run({ id, ...sqlValues(ticket) });
+      const values = { id, ...sqlValues(ticket) };
+      update.run(values);
+      updateText.run(values);
     },
 
     /** Puts a ticket after every other of the lane (call `renumberLane` afterwards). */
@@ -338,6 +359,17 @@ function sqlValues(ticket: TicketWrite) {
   };
 }
 
+/**
+ * The text row of a new ticket (named parameters `id`, `searchText`, `bodyMarkdown`,
+ * `bodyHtml`); board imports use it too.
+ */
+export function prepareTextInsert(db: Db) {
+  return db.prepare(
+    `INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html)
+     VALUES (@id, @searchText, @bodyMarkdown, @bodyHtml)`,
+  );
+}
+
 /** The part of a search that changes the SQL text (the rest are parameters). */
 function searchShape(search: TicketSearch): string {
   if (search.kind !== "reference") return search.kind;
@@ -349,7 +381,7 @@ function searchShape(search: TicketSearch): string {
  * folded the same way, so `instr` gives a literal, Unicode case-insensitive substring match.
  */
 function searchCondition(search: TicketSearch): string {
-  const inTicket = "instr(t.search_text, @text) > 0";
+  const inTicket = "instr(x.search_text, @text) > 0";
   if (search.kind === "id") return `(t.id = @id OR ${inTicket})`;
   if (search.kind === "text") {
     return `(${inTicket} OR instr('#' || t.id, @text) > 0

@@ -293,6 +293,89 @@ describe("import", () => {
     assert.deepEqual(await titles("tag=IDEA"), ["Blocked", "Archived one"]);
   });
 
+  test("the 201 answer equals what GET answers afterwards, every ticket and field", async () => {
+    // The import builds its answer from what it wrote instead of reading the board back; this
+    // compares it with the read side on documents that exercise every order the views apply.
+    const at = (minute: number) => `2024-03-01T10:${String(minute).padStart(2, "0")}:00.000Z`;
+    const reference = (kind: string, issueKey: string) => ({
+      kind,
+      provider: "github",
+      instanceUrl: " https://github.com ",
+      projectKey: "acme/app",
+      issueKey,
+      displayRef: `acme/app#${issueKey}`,
+      url: `https://github.com/acme/app/issues/${issueKey}`,
+      title: kind === "doc" ? "  " : `Issue ${issueKey}`,
+    });
+    const handMade = {
+      board: { name: "Answer check" },
+      lanes: [
+        { id: 30, name: "later" },
+        { id: 10, name: "now" },
+        { id: 20, name: "done" },
+      ],
+      tags: [
+        { id: 1, name: "beta" },
+        { id: 2, name: "Alpha", color: "#00ff00" },
+        { id: 3, name: "😀 smile" },
+        { id: 4, name: "ｆullwidth" },
+        { id: 5, name: "Ωmega" },
+      ],
+      tickets: [
+        {
+          id: 9,
+          laneId: 10,
+          title: "child listed first",
+          parentTicketId: 12,
+          priority: 1,
+          tags: [{ name: "ｆULLWIDTH" }, { name: "😀 SMILE" }, { id: 2 }],
+          comments: [
+            { id: 1, bodyMarkdown: "  tied b  ", createdAt: at(5) },
+            { id: 2, bodyMarkdown: "older", createdAt: at(1) },
+            { id: 3, bodyMarkdown: "tied a", createdAt: at(5) },
+            { id: 4, bodyMarkdown: "newest *of all*", createdAt: at(9) },
+            { id: 5, bodyMarkdown: "no time given" },
+          ],
+          externalReferences: [reference("source", "7"), reference("Zeta", "8")],
+          blockerIds: [12, 3],
+          relatedIds: [3],
+        },
+        {
+          id: 12,
+          laneId: 10,
+          title: "parent after its child",
+          bodyMarkdown: "# Parent\n\n- [x] done\n\nhttps://example.com",
+          priority: 4,
+          position: 0,
+          relatedIds: [9],
+          externalReferences: [reference("doc", "1"), reference("alpha", "2")],
+          tagReasons: [{ tagId: 5, reason: " why ", details: { n: 1 } }],
+        },
+        { id: 3, laneId: 30, title: "archived blocker", isArchived: true, isCompleted: true },
+        { id: 4, laneId: 30, title: "same position", position: 2, priority: 3 },
+        { id: 2, laneId: 30, title: "same position too", position: 2, blockerIds: [4] },
+        { id: 7, laneId: 20, title: "blocked by many", blockerIds: [2, 4, 12], relatedIds: [4] },
+        { id: 8, laneId: 20, title: "child of 12 as well", parentTicketId: 12, priority: 4 },
+      ],
+    };
+    const richExport = await ok(api.get(`/api/boards/${await richBoard()}/export`));
+    for (const document of [handMade, richExport]) {
+      const imported = await ok(api.post("/api/boards/import", document), 201);
+      const boardId = imported.board.id;
+      const { tickets, ...shell } = imported;
+      assert.deepEqual(shell, await ok(api.get(`/api/boards/${boardId}`)));
+      const exported = await ok(api.get(`/api/boards/${boardId}/export`));
+      assert.deepEqual(
+        tickets.map((ticket: any) => ticket.id),
+        exported.tickets.map((ticket: any) => ticket.id),
+        "board order",
+      );
+      for (const ticket of tickets) {
+        assert.deepEqual(ticket, await ok(api.get(`/api/tickets/${ticket.id}`)), ticket.title);
+      }
+    }
+  });
+
   test("accepts a minimal document without format/version and applies creation defaults", async () => {
     const imported = await ok(
       api.post("/api/boards/import", {

@@ -232,7 +232,8 @@ export function ticketViews(
       const links = linksOf(boardId, ids);
       const blocked = ticketRelations.blockedIds(ids);
       const comments = tickets.commentsOf(ids);
-      const references = referencesOf(boardId);
+      const external = stores.externalReferences.groupedByBoard(boardId);
+      const remotes = stores.remoteLinks.byBoard(boardId);
       const childrenOf = new Map<number, TicketRow[]>();
       for (const row of all.values()) {
         if (row.parentTicketId === null) continue;
@@ -249,7 +250,7 @@ export function ticketViews(
       return records.map((record) => {
         const parent = record.parentTicketId === null ? undefined : all.get(record.parentTicketId);
         return {
-          ...core(board, record, links, references.external.get(record.id) ?? []),
+          ...core(board, record, links, external.get(record.id) ?? []),
           bodyMarkdown: record.bodyMarkdown,
           bodyHtml: record.bodyHtml,
           comments: comments.get(record.id) ?? [],
@@ -258,9 +259,7 @@ export function ticketViews(
           blockers: relationsTo(links.blockerIds.get(record.id) ?? []),
           blockedBy: relationsTo(blocked.get(record.id) ?? []),
           related: relationsTo(links.relatedIds.get(record.id) ?? []),
-          // remote-links.ts has no board-wide query for full remotes yet: one lookup per
-          // tracked ticket (board imports create none).
-          remote: references.remote.has(record.id) ? stores.remoteLinks.get(record.id) : null,
+          remote: remotes.get(record.id) ?? null,
         };
       });
     },

@@ -17,8 +17,8 @@ import { renderMarkdown } from "../markdown.js";
 import type { BoardShell, Ticket } from "../model.js";
 import { cleanName, nameKey, TITLE_MAX } from "../names.js";
 import { searchTextOf } from "../search-text.js";
-import type { TicketService } from "../tickets/tickets.js";
 import type { Transact } from "../transaction.js";
+import { importedTickets, type WrittenBoard } from "./import-detail.js";
 
 // The shapes an import accepts (CONTRACT.md §10): a tack export, or the same shape from another
 // implementation of the interface. Types and ranges are checked by the route's schema already;
@@ -76,7 +76,7 @@ export interface BoardDetail extends BoardShell {
 }
 
 /** A checked ticket, everything resolved to indexes into the plan's own arrays. */
-interface PlannedTicket {
+export interface PlannedTicket {
   /** Index in the document's `tickets`, for messages and the old→new id map. */
   index: number;
   sourceId: number;
@@ -140,7 +140,6 @@ export function boardImporter(
   >,
   deps: {
     boards: Pick<BoardService, "shell">;
-    tickets: Pick<TicketService, "boardTickets">;
     activity: ActivityRecorder;
   },
   transact: Transact,
@@ -149,12 +148,15 @@ export function boardImporter(
     import(document: ImportDocument): BoardDetail {
       const at = now();
       const plan = planImport(document, at);
-      const boardId = transact((changes) => {
-        const id = write(plan, stores, deps.activity, at);
-        changes.touched(id);
-        return id;
+      const written = transact((changes) => {
+        const result = write(plan, stores, deps.activity, at);
+        changes.touched(result.boardId);
+        return result;
       });
-      return { ...deps.boards.shell(boardId), tickets: deps.tickets.boardTickets(boardId) };
+      // The tickets come from the plan and the new ids: reading thousands of full tickets back
+      // cost as much as writing them. Board, lanes and tags are read (they fix the orders).
+      const shell = deps.boards.shell(written.boardId);
+      return { ...shell, tickets: importedTickets(plan.tickets, written, shell) };
     },
   };
 }
@@ -430,13 +432,13 @@ function memoizedRender(): (markdown: string) => string {
   };
 }
 
-/** Writes a checked plan; returns the new board's id. Runs inside the import's transaction. */
+/** Writes a checked plan; returns the new ids. Runs inside the import's transaction. */
 function write(
   plan: ImportPlan,
   stores: Parameters<typeof boardImporter>[0],
   activity: ActivityRecorder,
   at: string,
-): number {
+): WrittenBoard {
   const boardId = stores.boards.insert(plan.boardName, at);
   const laneIds = plan.lanes.map((name) => stores.lanes.insert(boardId, name));
   const tagIds = plan.tags.map((tag) =>
@@ -465,20 +467,25 @@ function write(
     );
   }
 
+  const commentIds: number[][] = new Array(plan.tickets.length);
+  const referenceIds: number[][] = new Array(plan.tickets.length);
   for (const ticket of plan.tickets) {
     const id = ids[ticket.index] as number;
-    const commentIds = new Map<number, number>();
-    for (const comment of ticket.comments) {
+    const newCommentIds = new Map<number, number>();
+    commentIds[ticket.index] = ticket.comments.map((comment) => {
       const commentId = stores.comments.insertImported({ ...comment, ticketId: id });
-      if (comment.sourceId !== undefined) commentIds.set(comment.sourceId, commentId);
-    }
+      if (comment.sourceId !== undefined) newCommentIds.set(comment.sourceId, commentId);
+      return commentId;
+    });
     for (const [tagIndex, reason] of ticket.tags) {
       stores.tagReasons.set({
         ...reason,
         ticketId: id,
         tagId: tagIds[tagIndex] as number,
         reasonCommentId:
-          reason.reasonCommentId === null ? null : (commentIds.get(reason.reasonCommentId) ?? null),
+          reason.reasonCommentId === null
+            ? null
+            : (newCommentIds.get(reason.reasonCommentId) ?? null),
       });
     }
     for (const blocker of ticket.blockers.keys()) {
@@ -487,7 +494,7 @@ function write(
     for (const related of ticket.relatedIndexes) {
       stores.boardImport.insertRelated(id, ids[related] as number);
     }
-    for (const reference of ticket.references) {
+    referenceIds[ticket.index] = ticket.references.map((reference) =>
       stores.externalReferences.insert({
         ...reference.fields,
         ticketId: id,
@@ -495,8 +502,8 @@ function write(
         searchText: referenceSearchText(reference.kind, reference.fields),
         createdAt: reference.createdAt,
         updatedAt: reference.updatedAt,
-      });
-    }
+      }),
+    );
     for (const event of ticket.events) stores.ticketEvents.insert({ ...event, ticketId: id });
     activity.record({
       boardId,
@@ -506,5 +513,5 @@ function write(
       details: { importedFromTicketId: ticket.sourceId, title: ticket.row.title },
     });
   }
-  return boardId;
+  return { boardId, laneIds, tagIds, ticketIds: ids, commentIds, referenceIds };
 }

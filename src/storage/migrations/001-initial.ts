@@ -40,9 +40,6 @@ CREATE TABLE tickets (
   lane_id           INTEGER NOT NULL REFERENCES lanes(id),
   parent_ticket_id  INTEGER REFERENCES tickets(id) ON DELETE SET NULL,
   title             TEXT NOT NULL,
-  body_markdown     TEXT NOT NULL DEFAULT '',
-  body_html         TEXT NOT NULL DEFAULT '',
-  search_text       TEXT NOT NULL DEFAULT '',
   is_resolved       INTEGER NOT NULL DEFAULT 0,
   is_archived       INTEGER NOT NULL DEFAULT 0,
   priority          INTEGER NOT NULL DEFAULT 2 CHECK (priority BETWEEN 1 AND 4),
@@ -50,9 +47,24 @@ CREATE TABLE tickets (
   created_at        TEXT NOT NULL,
   updated_at        TEXT NOT NULL
 );
-CREATE INDEX tickets_by_board ON tickets(board_id, lane_id, is_archived, position, id);
+-- position is in one index only, so a lane shift rewrites as few index pages as it can; board
+-- order sorts anyway (lane positions live in lanes), and a board's rows in any order are all a
+-- board-wide read needs (docs/performance.md).
+CREATE INDEX tickets_by_board ON tickets(board_id);
 CREATE INDEX tickets_by_lane ON tickets(lane_id, is_archived, position, id);
 CREATE INDEX tickets_by_parent ON tickets(parent_ticket_id) WHERE parent_ticket_id IS NOT NULL;
+
+-- The large text of a ticket, one row per ticket, apart from tickets so that lists, moves and
+-- flag changes read and rewrite rows of ~100 bytes instead of bodies of kilobytes (a position
+-- shift rewrites every ticket after it in the lane). Written only when the title or body
+-- changes. search_text (folded title and body) comes first: a search reads it without walking
+-- the overflow pages of the bodies stored after it.
+CREATE TABLE ticket_texts (
+  ticket_id      INTEGER PRIMARY KEY REFERENCES tickets(id) ON DELETE CASCADE,
+  search_text    TEXT NOT NULL,
+  body_markdown  TEXT NOT NULL,
+  body_html      TEXT NOT NULL
+);
 
 CREATE TABLE comments (
   id                 INTEGER PRIMARY KEY,
