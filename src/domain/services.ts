@@ -42,7 +42,7 @@ export function createServices(
     tagReasons: tagReasonService(stores, ticketDeps, transact),
     externalReferences: externalReferenceService(stores, ticketDeps, transact),
     boardExport: boardExporter(stores, boards),
-    boardImport: boardImporter(stores, { boards, ...ticketDeps }, transact),
+    boardImport: boardImporter(stores, { boards, activity }, transact),
   };
   const remoteFamily = createRemoteServices(stores, { boards, ...ticketDeps, remote }, transact);
   // `events` is the after-commit change feed the board stream subscribes to.
