@@ -11,3 +11,8 @@ export function foldForSearch(text: string): string {
 export function searchTextOf(...parts: Array<string | null | undefined>): string {
   return foldForSearch(parts.filter((part): part is string => !!part).join("\n"));
 }
+
+/** A ticket's own searchable text: its title and Markdown body (every ticket write uses this). */
+export function ticketSearchText(title: string, bodyMarkdown: string): string {
+  return searchTextOf(title, bodyMarkdown);
+}

@@ -1,23 +1,13 @@
 import type { Db } from "./database.js";
-import { prepareTextInsert } from "./tickets.js";
+import { prepareTextInsert, type TicketWrite } from "./tickets.js";
 
-/** A ticket as a board import writes it: every column given. */
-export interface ImportedTicket {
+/** A ticket as a board import writes it: every column given, positions and timestamps kept. */
+export interface ImportedTicket extends TicketWrite {
   boardId: number;
-  laneId: number;
   /** Null also when the parent is not inserted yet (link it with `setParent` afterwards). */
   parentTicketId: number | null;
-  title: string;
-  bodyMarkdown: string;
-  bodyHtml: string;
-  /** Folded title and body (domain/search-text.ts), as ticket writes compute it. */
-  searchText: string;
-  isResolved: boolean;
-  isArchived: boolean;
-  priority: number;
   position: number;
   createdAt: string;
-  updatedAt: string;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { ActivityRecorder } from "../activity.js";
 import { now } from "../clock.js";
 import { InvalidInput } from "../errors.js";
 import type { Ticket, TicketRemote } from "../model.js";
-import { searchTextOf } from "../search-text.js";
+import { ticketSearchText } from "../search-text.js";
 import type { TicketService } from "../tickets/tickets.js";
 import type { Transact } from "../transaction.js";
 import {
@@ -89,7 +89,7 @@ export function remoteRefreshService(
           stores.tickets.update(ticketId, {
             ...before,
             title,
-            searchText: searchTextOf(title, before.bodyMarkdown),
+            searchText: ticketSearchText(title, before.bodyMarkdown),
             updatedAt: at,
           });
         }

@@ -6,7 +6,7 @@ import { InvalidInput } from "../errors.js";
 import { renderMarkdown } from "../markdown.js";
 import type { Lane } from "../model.js";
 import { cleanName, TITLE_MAX } from "../names.js";
-import { searchTextOf } from "../search-text.js";
+import { ticketSearchText } from "../search-text.js";
 import type { BoardChanges } from "../transaction.js";
 import type { TicketLanes } from "./ticket-ordering.js";
 import type { TicketLinkRules } from "./ticket-relations.js";
@@ -239,7 +239,7 @@ export function ticketEdits(
         title,
         bodyMarkdown,
         bodyHtml: patch.bodyHtml ?? before.bodyHtml,
-        searchText: searchTextOf(title, bodyMarkdown),
+        searchText: ticketSearchText(title, bodyMarkdown),
         isResolved: patch.isResolved ?? before.isResolved,
         isArchived: patch.isArchived ?? before.isArchived,
         priority: patch.priority ?? before.priority,

@@ -6,7 +6,7 @@ import { now } from "../clock.js";
 import { InvalidInput, NotFound } from "../errors.js";
 import type { Ticket, TicketSummary } from "../model.js";
 import { nameKey } from "../names.js";
-import { searchTextOf } from "../search-text.js";
+import { ticketSearchText } from "../search-text.js";
 import type { Transact } from "../transaction.js";
 import { TicketBatch, type TicketEdits, type TicketUpsert } from "./ticket-edits.js";
 import type { TicketLanes } from "./ticket-ordering.js";
@@ -109,7 +109,7 @@ export function ticketService(
           title,
           bodyMarkdown,
           bodyHtml: patch.bodyHtml ?? "",
-          searchText: searchTextOf(title, bodyMarkdown),
+          searchText: ticketSearchText(title, bodyMarkdown),
           isResolved: patch.isResolved ?? false,
           isArchived: patch.isArchived ?? false,
           priority: patch.priority ?? 2,

@@ -16,7 +16,7 @@ import { InvalidInput } from "../errors.js";
 import { renderMarkdown } from "../markdown.js";
 import type { BoardShell, Ticket } from "../model.js";
 import { cleanName, nameKey, TITLE_MAX } from "../names.js";
-import { searchTextOf } from "../search-text.js";
+import { ticketSearchText } from "../search-text.js";
 import type { Transact } from "../transaction.js";
 import { importedTickets, type WrittenBoard } from "./import-detail.js";
 
@@ -283,7 +283,7 @@ export function planImport(document: ImportDocument, at: string): ImportPlan {
         title,
         bodyMarkdown,
         bodyHtml: "",
-        searchText: searchTextOf(title, bodyMarkdown),
+        searchText: ticketSearchText(title, bodyMarkdown),
         isResolved: ticket.isResolved ?? ticket.isCompleted ?? false,
         isArchived: ticket.isArchived ?? false,
         priority: ticket.priority ?? 2,
