@@ -78,6 +78,7 @@ export function describeValidationError(errors: ErrorObject[], part: string): st
       const types = Array.isArray(params.type) ? params.type : [params.type];
       if (part === "params" && types.includes("integer"))
         return `${subject} must be a positive integer`;
+      if (part === "body" && path === "") return "request body must be a JSON object";
       return `${subject} must be ${types.map(article).join(" or ")}`;
     }
     case "minimum":

@@ -41,8 +41,11 @@ describe("refused requests", () => {
   });
 
   test("a JSON body that is not an object is 400", async () => {
-    for (const text of ["null", "[]", '"name"', "42", "true"]) {
-      assertError(await api.request("POST", "/api/boards", text), 400);
+    for (const text of ["null", "[]", '"name"', "42", "true", ""]) {
+      const response = await api.request("POST", "/api/boards", text, {
+        "content-type": "application/json",
+      });
+      assertError(response, 400, "request body must be a JSON object");
     }
   });
 
