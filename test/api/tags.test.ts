@@ -88,8 +88,11 @@ describe("POST /api/boards/{boardId}/tags", () => {
   test("allows the same name on another board", async () => {
     const one = await createBoard(api, "One");
     const two = await createBoard(api, "Two");
-    await createTag(api, one.board.id, "shared");
-    await createTag(api, two.board.id, "Shared");
+    const first = await createTag(api, one.board.id, "shared");
+    // createTag asserts the 201: the same name (any case) is free on another board.
+    const second = await createTag(api, two.board.id, "Shared");
+    assert.notEqual(first.id, second.id);
+    assert.equal(second.boardId, two.board.id);
   });
 
   test("answers 404 for an unknown board", async () => {
