@@ -27,8 +27,8 @@ export function boardEventRoutes(
         description:
           "Server-sent events. `: connected` first, then one `id:` + `data:` message per committed " +
           'change (`{"boardId","event":"board_updated"|"board_deleted","sentAt"}`), `: ping` every ' +
-          "15 s. After `board_deleted` the stream ends. A `Last-Event-ID` other than the latest id " +
-          "gets one `board_updated` at once.",
+          "15 s. After `board_deleted` the stream ends. A `Last-Event-ID` older than the board's " +
+          "newest message (or unknown to this server run) gets one `board_updated` at once.",
         params: BoardIdParams,
         headers: Type.Object({ "last-event-id": Type.Optional(Type.String()) }),
         response: {
