@@ -55,8 +55,4 @@ export class BoardEventBus {
     if (!set) return;
     for (const listener of [...set]) listener(message);
   }
-
-  subscriberCount(boardId: number): number {
-    return this.listeners.get(boardId)?.size ?? 0;
-  }
 }

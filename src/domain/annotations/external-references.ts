@@ -23,7 +23,6 @@ export interface ExternalReferenceInput {
 
 /** API.md Limits: 1-64 characters, a letter first, then letters, digits, `_` or `-`. */
 export const REFERENCE_KIND_PATTERN = "^[A-Za-z][A-Za-z0-9_-]{0,63}$";
-const KIND = new RegExp(REFERENCE_KIND_PATTERN);
 /** Limit CONTRACT.md leaves open (docs/decisions.md): long enough for any URL in practice. */
 const FIELD_MAX = 2000;
 
@@ -56,11 +55,6 @@ export function cleanExternalReference(
     url: required(input.url, "url"),
     title: optionalText(input.title, `${prefix}title`, TITLE_MAX),
   };
-}
-
-/** The kind rule, for references that do not arrive through a validated path (imports). */
-export function assertReferenceKind(kind: string, field: string): void {
-  if (!KIND.test(kind)) throw new InvalidInput(`${field} has an invalid format`);
 }
 
 /** What the list's `q` matches for a reference (CONTRACT.md §6 form 3). */
