@@ -178,7 +178,7 @@ test("plain text is escaped, not dropped", () => {
   assert.equal(renderMarkdown("a < b & c > d"), "<p>a &lt; b &amp; c &gt; d</p>\n");
   assert.equal(
     renderMarkdown("\"quotes\" and 'apostrophes'"),
-    "<p>\"quotes\" and 'apostrophes'</p>\n",
+    "<p>&quot;quotes&quot; and 'apostrophes'</p>\n",
   );
   assert.equal(renderMarkdown("1 <2 and x<y>z"), "<p>1 &lt;2 and x&lt;y&gt;z</p>\n");
 });
@@ -294,7 +294,19 @@ const XSS_VECTORS: Array<[string, string]> = [
   ],
   ["HTML inside table cell", "| a |\n|---|\n| <svg onload=alert(1)> |"],
   ["protocol-relative link", '[x](//evil.example/steal) <a href="//evil.example">y</a>'],
+  ["backslash protocol-relative", '<a href="/\\evil.example">x</a> <img src="\\\\evil.example/i">'],
+  ["md link backslash protocol-relative", "[x](/\\evil.example) [y](\\\\evil.example)"],
 ];
+
+test("backslashes count as slashes: /\\host and \\\\host are protocol-relative, so refused", () => {
+  // Browsers read a backslash in a link as a slash, so these would leave for another host.
+  assert.equal(
+    sanitizeRenderedHtml('<a href="/\\evil.example">x</a><img src="\\\\evil.example/i" />'),
+    '<a rel="noopener noreferrer" target="_blank">x</a><img />',
+  );
+  // In Markdown, markdown-it percent-encodes the backslash, which leaves a plain local path.
+  assert.match(renderMarkdown("[x](/\\evil.example)"), /<a href="\/%5Cevil\.example" /);
+});
 
 test("the safety checker itself rejects unsafe HTML", () => {
   const unsafe = [

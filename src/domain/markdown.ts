@@ -2,19 +2,20 @@
 // comment and remote issue bodies). Two layers:
 //   1. markdown-it with `html: false`, so raw HTML in the source comes out as
 //      escaped text, and a link-scheme allowlist (http, https, mailto).
-//   2. sanitize-html with an explicit allowlist of exactly the tags and
+//   2. an allowlist filter (html-sanitizer.ts) of exactly the tags and
 //      attributes our markdown-it setup can emit, as a second line of defence
 //      should a plugin or a future option ever let something through.
 // Both are configured once, at module load.
 
 import { tasklist } from "@mdit/plugin-tasklist";
 import MarkdownIt from "markdown-it";
-import sanitizeHtml from "sanitize-html";
+import { sanitizeHtml } from "./html-sanitizer.js";
 
 const md = new MarkdownIt({
   html: false, // raw HTML is shown as text, never passed through
   linkify: true, // GFM autolinks: bare URLs, www. and e-mail addresses
   typographer: false, // keep the text exactly as typed (no smart quotes)
+  xhtmlOut: true, // <br />, <hr />, <img ... />: one spelling, whichever layer wrote the tag
   // breaks: false (GFM spec): a single newline is a soft break, not <br>.
 });
 // Tables and ~~strikethrough~~ are on in markdown-it's default preset; fenced
@@ -52,62 +53,12 @@ md.core.ruler.push("table_align", (state) => {
   }
 });
 
-const sanitizeOptions: sanitizeHtml.IOptions = {
-  // Exactly what markdown-it (default preset + tasklist) can produce. Notably
-  // absent: script, style, iframe, object, embed, form, meta, base, svg, etc.
-  allowedTags: [
-    ...["h1", "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "blockquote"],
-    ...["ul", "ol", "li", "em", "strong", "s", "code", "pre", "a", "img"],
-    ...["table", "thead", "tbody", "tr", "th", "td"],
-    "input", // task-list checkboxes only; see transformTags.input
-  ],
-  // Anything not listed here is dropped, including every on* handler, style,
-  // id and class (class is handled by allowedClasses below).
-  allowedAttributes: {
-    a: ["href", "title", "rel", "target"], // rel/target are forced below
-    img: ["src", "alt", "title"],
-    ol: ["start"], // ordered lists that begin at a number other than 1
-    th: [{ name: "align", multiple: false, values: ["left", "center", "right"] }],
-    td: [{ name: "align", multiple: false, values: ["left", "center", "right"] }],
-    input: ["type", "checked", "disabled"],
-  },
-  // Only for syntax highlighting of fenced code on the client; the info
-  // string is user text, so accept only plain language names.
-  allowedClasses: { code: [/^language-[\w#+.-]+$/] },
-  // URL schemes for href (and src, see allowedSchemesByTag). URLs with no
-  // scheme (relative paths, #fragments) are still allowed: they cannot run
-  // code. Protocol-relative //host URLs are refused as nobody writes them
-  // on purpose in Markdown.
-  allowedSchemes: ["http", "https", "mailto"],
-  allowedSchemesByTag: { img: ["http", "https"] },
-  allowedSchemesAppliedToAttributes: ["href", "src"],
-  allowProtocolRelative: false,
-  // Drop unknown tags but keep their text (script/style/textarea content is
-  // dropped whole: sanitize-html's default nonTextTags).
-  disallowedTagsMode: "discard",
-  transformTags: {
-    // Every link opens in a new tab without handing it window.opener or a
-    // Referer. Overrides whatever the source might have supplied.
-    a: sanitizeHtml.simpleTransform("a", { rel: "noopener noreferrer", target: "_blank" }),
-    // Whatever reaches here, an <input> can only be a disabled checkbox.
-    input: (_tagName, attribs) => ({
-      tagName: "input",
-      attribs: {
-        type: "checkbox",
-        disabled: "",
-        ...(attribs.checked === undefined ? {} : { checked: "" }),
-      },
-    }),
-  },
-};
-
 /**
- * The second layer on its own: clean an HTML fragment with the allowlist
- * above. Exported so tests can throw raw HTML at it; renderMarkdown is what
- * the API uses.
+ * The second layer on its own: clean an HTML fragment with the allowlist of html-sanitizer.ts.
+ * Exported so tests can throw raw HTML at it; renderMarkdown is what the API uses.
  */
 export function sanitizeRenderedHtml(html: string): string {
-  return sanitizeHtml(html, sanitizeOptions);
+  return sanitizeHtml(html);
 }
 
 // Identical bodies come back often (templates, short comments, an unchanged body sent again,
@@ -147,4 +98,21 @@ export function renderMarkdown(markdown: string): string {
   const html = sanitizeRenderedHtml(md.render(markdown));
   remember(markdown, html);
   return html;
+}
+
+/**
+ * Renders many bodies at once (a board import): each distinct source once, in order. Bypasses
+ * the memo above, whose 1,000 entries a document of thousands of distinct bodies would only
+ * churn through, evicting the bodies that do repeat.
+ */
+export function renderMarkdownMany(sources: readonly string[]): string[] {
+  const seen = new Map<string, string>([["", ""]]);
+  return sources.map((source) => {
+    let html = seen.get(source);
+    if (html === undefined) {
+      html = sanitizeRenderedHtml(md.render(source));
+      seen.set(source, html);
+    }
+    return html;
+  });
 }
