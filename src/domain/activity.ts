@@ -1,4 +1,4 @@
-import type { ActivityStore } from "../storage/activity.js";
+import type { ActivityStore, NewActivity } from "../storage/activity.js";
 import { now } from "./clock.js";
 import { NotFound } from "./errors.js";
 import type { ActivityLog } from "./model.js";
@@ -18,18 +18,25 @@ export interface ActivityEntry {
   ticketDeleted?: boolean;
 }
 
+const toRow = (entry: ActivityEntry): NewActivity => ({
+  boardId: entry.boardId,
+  ticketId: entry.ticketDeleted ? null : entry.ticketId,
+  subjectTicketId: entry.ticketId,
+  action: entry.action,
+  message: entry.message,
+  details: entry.details ?? {},
+  createdAt: now(),
+});
+
 export function activityRecorder(store: ActivityStore) {
   return {
     record(entry: ActivityEntry): void {
-      store.insert({
-        boardId: entry.boardId,
-        ticketId: entry.ticketDeleted ? null : entry.ticketId,
-        subjectTicketId: entry.ticketId,
-        action: entry.action,
-        message: entry.message,
-        details: entry.details ?? {},
-        createdAt: now(),
-      });
+      store.insert(toRow(entry));
+    },
+
+    /** Entries of many tickets at once (a board import): the same rows as `record` in a loop. */
+    recordAll(entries: readonly ActivityEntry[]): void {
+      store.insertMany(entries.map(toRow));
     },
 
     /**

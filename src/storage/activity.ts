@@ -1,4 +1,5 @@
 import type { ActivityLog } from "../domain/model.js";
+import { prepareBulkInsert, prepareNextId } from "./bulk-insert.js";
 import type { Db } from "./database.js";
 
 interface ActivityRow {
@@ -39,6 +40,13 @@ export function activityStore(db: Db) {
     `INSERT INTO activity (board_id, ticket_id, subject_ticket_id, action, message, details_json, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
+  const nextId = prepareNextId(db, "activity");
+  const insertMany = prepareBulkInsert(
+    db,
+    `INSERT INTO activity (id, board_id, ticket_id, subject_ticket_id, action, message,
+       details_json, created_at)`,
+    "(?, ?, ?, ?, ?, ?, ?, ?)",
+  );
   const bySubject = db.prepare<[number], ActivityRow>(
     `SELECT * FROM activity WHERE subject_ticket_id = ? ORDER BY created_at DESC, id DESC`,
   );
@@ -57,6 +65,27 @@ export function activityStore(db: Db) {
         JSON.stringify(entry.details),
         entry.createdAt,
       );
+    },
+    /**
+     * The rows `insert` writes for each entry, in a few statements; the ids are those one-row
+     * inserts in the same order would get (storage/bulk-insert.ts).
+     */
+    insertMany(entries: readonly NewActivity[]): void {
+      const first = nextId();
+      const values: unknown[] = [];
+      entries.forEach((entry, index) => {
+        values.push(
+          first + index,
+          entry.boardId,
+          entry.ticketId,
+          entry.subjectTicketId,
+          entry.action,
+          entry.message,
+          JSON.stringify(entry.details),
+          entry.createdAt,
+        );
+      });
+      insertMany(values);
     },
     /** Newest first (createdAt desc, then id desc). */
     listBySubject: (ticketId: number): ActivityLog[] => bySubject.all(ticketId).map(toActivity),

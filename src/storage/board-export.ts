@@ -1,62 +1,236 @@
+import { prepareBulkInsert, prepareNextId } from "./bulk-insert.js";
 import type { Db } from "./database.js";
-import { prepareTextInsert, type TicketWrite } from "./tickets.js";
+import type { ExternalReferenceFields } from "./external-references.js";
+import type { TagReasonWrite } from "./tag-reasons.js";
+import type { NewTicketEvent } from "./ticket-events.js";
+import type { TicketWrite } from "./tickets.js";
 
-/** A ticket as a board import writes it: every column given, positions and timestamps kept. */
-export interface ImportedTicket extends TicketWrite {
-  boardId: number;
-  /** Null also when the parent is not inserted yet (link it with `setParent` afterwards). */
-  parentTicketId: number | null;
+/** A ticket's own columns as a board import writes them: positions and timestamps kept. */
+export interface ImportedTicketRow extends Omit<TicketWrite, "laneId" | "parentTicketId"> {
   position: number;
   createdAt: string;
 }
 
+/** One ticket of an import batch; its parent, if any, is another ticket of the same batch. */
+export interface ImportedTicket {
+  row: ImportedTicketRow;
+  laneId: number;
+  /** Index of the parent in the batch, or null. */
+  parentIndex: number | null;
+}
+
+/** A comment as an import writes it: its own timestamps, sync state fresh. */
+export interface ImportedComment {
+  ticketId: number;
+  bodyMarkdown: string;
+  bodyHtml: string;
+  createdAt: string;
+}
+
+/** An external reference of an imported ticket, its fields as the domain cleaned them. */
+export interface ImportedReference {
+  ticketId: number;
+  kind: string;
+  fields: ExternalReferenceFields;
+  searchText: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An event of an imported ticket. */
+export interface ImportedEvent {
+  ticketId: number;
+  event: Omit<NewTicketEvent, "ticketId">;
+}
+
 /**
- * Writes of a board import that the per-resource stores do not offer, because an import keeps
- * what normal writes compute: positions and timestamps as given, and links between tickets that
- * are all being created in the same transaction. Each statement is prepared once and run in a
- * loop inside the import's single transaction.
+ * Writes of a board import, which the per-resource stores do not offer: an import keeps what
+ * normal writes compute (positions and timestamps as given), links tickets that are all created
+ * in the same transaction, and writes thousands of rows, so each table gets a few multi-row
+ * statements instead of one statement per row (storage/bulk-insert.ts). Every method takes its
+ * rows in insertion order; new ids ascend in that order and are exactly the ids one-row inserts
+ * in the same order would have got. Call them inside the import's single transaction.
  */
 export function boardImportStore(db: Db) {
-  const insertTicket = db.prepare(
-    `INSERT INTO tickets (board_id, lane_id, parent_ticket_id, title, is_resolved, is_archived,
-       priority, position, created_at, updated_at)
-     VALUES (@boardId, @laneId, @parentTicketId, @title, @isResolved, @isArchived, @priority,
-       @position, @createdAt, @updatedAt)`,
+  const nextTicketId = prepareNextId(db, "tickets");
+  const nextCommentId = prepareNextId(db, "comments");
+  const nextReferenceId = prepareNextId(db, "external_references");
+  const nextEventId = prepareNextId(db, "ticket_events");
+  const insertTickets = prepareBulkInsert(
+    db,
+    `INSERT INTO tickets (id, board_id, lane_id, parent_ticket_id, title, is_resolved, is_archived,
+       priority, position, created_at, updated_at)`,
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
-  const insertText = prepareTextInsert(db);
+  const insertTexts = prepareBulkInsert(
+    db,
+    "INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html)",
+    "(?, ?, ?, ?)",
+  );
   const setParent = db.prepare<[number, number]>(
     "UPDATE tickets SET parent_ticket_id = ? WHERE id = ?",
   );
-  const insertBlocker = db.prepare<[number, number]>(
-    "INSERT OR IGNORE INTO ticket_blockers (ticket_id, blocker_id) VALUES (?, ?)",
+  // A new comment's sync timestamps equal its own (CONTRACT.md §3), as in storage/comments.ts.
+  const insertComments = prepareBulkInsert(
+    db,
+    `INSERT INTO comments (id, ticket_id, body_markdown, body_html, created_at, updated_at,
+       sync_created_at, sync_updated_at)`,
+    "(?, ?, ?, ?, ?, ?, ?, ?)",
   );
-  const insertRelated = db.prepare<[number, number]>(
-    "INSERT OR IGNORE INTO ticket_related (low_id, high_id) VALUES (?, ?)",
+  const insertTagLinks = prepareBulkInsert(
+    db,
+    `INSERT INTO ticket_tags (ticket_id, tag_id, reason, details_json, reason_comment_id,
+       attached_at, updated_at)`,
+    "(?, ?, ?, ?, ?, ?, ?)",
+  );
+  const insertBlockers = prepareBulkInsert(
+    db,
+    "INSERT OR IGNORE INTO ticket_blockers (ticket_id, blocker_id)",
+    "(?, ?)",
+  );
+  const insertRelated = prepareBulkInsert(
+    db,
+    "INSERT OR IGNORE INTO ticket_related (low_id, high_id)",
+    "(?, ?)",
+  );
+  const insertReferences = prepareBulkInsert(
+    db,
+    `INSERT INTO external_references (id, ticket_id, kind, provider, instance_url, resource_type,
+       project_key, issue_key, display_ref, url, title, search_text, created_at, updated_at)`,
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const insertEvents = prepareBulkInsert(
+    db,
+    `INSERT INTO ticket_events (id, ticket_id, source, kind, title, summary, severity, icon,
+       data_json, created_at)`,
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
 
   return {
-    /** Returns the new id. */
-    insertTicket(ticket: ImportedTicket): number {
-      const id = Number(
-        insertTicket.run({
-          ...ticket,
-          isResolved: ticket.isResolved ? 1 : 0,
-          isArchived: ticket.isArchived ? 1 : 0,
-        }).lastInsertRowid,
-      );
-      insertText.run({ ...ticket, id });
-      return id;
+    /** Returns the new ids, in batch order. */
+    insertTickets(boardId: number, tickets: readonly ImportedTicket[]): number[] {
+      const first = nextTicketId();
+      const ids: number[] = new Array(tickets.length);
+      const values: unknown[] = [];
+      const texts: unknown[] = [];
+      // A parent later in the batch does not exist yet when its child is inserted.
+      const linkLater: Array<[id: number, parentId: number]> = [];
+      tickets.forEach(({ row, laneId, parentIndex }, index) => {
+        const id = first + index;
+        ids[index] = id;
+        let parentId: number | null = null;
+        if (parentIndex !== null && parentIndex < index) parentId = first + parentIndex;
+        else if (parentIndex !== null) linkLater.push([id, first + parentIndex]);
+        values.push(
+          id,
+          boardId,
+          laneId,
+          parentId,
+          row.title,
+          row.isResolved ? 1 : 0,
+          row.isArchived ? 1 : 0,
+          row.priority,
+          row.position,
+          row.createdAt,
+          row.updatedAt,
+        );
+        texts.push(id, row.searchText, row.bodyMarkdown, row.bodyHtml);
+      });
+      insertTickets(values);
+      insertTexts(texts);
+      for (const [id, parentId] of linkLater) setParent.run(parentId, id);
+      return ids;
     },
-    setParent(ticketId: number, parentTicketId: number): void {
-      setParent.run(parentTicketId, ticketId);
+
+    /** `local_only` comments keeping their creation time; returns the new ids, in order. */
+    insertComments(comments: readonly ImportedComment[]): number[] {
+      const first = nextCommentId();
+      const values: unknown[] = [];
+      const ids = comments.map((comment, index) => {
+        const at = comment.createdAt;
+        values.push(first + index, comment.ticketId, comment.bodyMarkdown, comment.bodyHtml);
+        values.push(at, at, at, at);
+        return first + index;
+      });
+      insertComments(values);
+      return ids;
     },
-    /** `ticketId` is blocked by `blockerId`. */
-    insertBlocker(ticketId: number, blockerId: number): void {
-      insertBlocker.run(ticketId, blockerId);
+
+    /** Tag links with their reason columns; each (ticket, tag) pair at most once. */
+    insertTagLinks(links: readonly TagReasonWrite[]): void {
+      const values: unknown[] = [];
+      for (const link of links) {
+        values.push(
+          link.ticketId,
+          link.tagId,
+          link.reason,
+          link.details === null ? null : JSON.stringify(link.details),
+          link.reasonCommentId,
+          link.attachedAt,
+          link.updatedAt,
+        );
+      }
+      insertTagLinks(values);
     },
-    /** A symmetric link, stored once with the lower id first. */
-    insertRelated(a: number, b: number): void {
-      insertRelated.run(Math.min(a, b), Math.max(a, b));
+
+    /** Each pair: the ticket, then the ticket blocking it. Repeated pairs are stored once. */
+    insertBlockers(links: ReadonlyArray<readonly [number, number]>): void {
+      insertBlockers(links.flat());
+    },
+
+    /** Symmetric links, each stored once with the lower id first. */
+    insertRelated(links: ReadonlyArray<readonly [number, number]>): void {
+      const values: number[] = [];
+      for (const [a, b] of links) values.push(Math.min(a, b), Math.max(a, b));
+      insertRelated(values);
+    },
+
+    /** Returns the new ids, in order. */
+    insertReferences(references: readonly ImportedReference[]): number[] {
+      const first = nextReferenceId();
+      const values: unknown[] = [];
+      const ids = references.map((reference, index) => {
+        const { fields } = reference;
+        values.push(
+          first + index,
+          reference.ticketId,
+          reference.kind,
+          fields.provider,
+          fields.instanceUrl,
+          fields.resourceType,
+          fields.projectKey,
+          fields.issueKey,
+          fields.displayRef,
+          fields.url,
+          fields.title,
+          reference.searchText,
+          reference.createdAt,
+          reference.updatedAt,
+        );
+        return first + index;
+      });
+      insertReferences(values);
+      return ids;
+    },
+
+    insertEvents(events: readonly ImportedEvent[]): void {
+      const first = nextEventId();
+      const values: unknown[] = [];
+      events.forEach(({ ticketId, event }, index) => {
+        values.push(
+          first + index,
+          ticketId,
+          event.source,
+          event.kind,
+          event.title,
+          event.summary,
+          event.severity,
+          event.icon,
+          JSON.stringify(event.data),
+          event.createdAt,
+        );
+      });
+      insertEvents(values);
     },
   };
 }

@@ -33,21 +33,15 @@ export const toComment = (row: CommentRow): Comment => ({
   },
 });
 
-/** A comment as an import writes it: its own timestamps, sync state fresh. */
-export interface ImportedComment {
-  ticketId: number;
-  bodyMarkdown: string;
-  bodyHtml: string;
-  createdAt: string;
-}
-
 export function commentStore(db: Db) {
   const byTicket = db.prepare<[number], CommentRow>(
     "SELECT * FROM comments WHERE ticket_id = ? ORDER BY created_at DESC, id DESC",
   );
   const byId = db.prepare<[number], CommentRow>("SELECT * FROM comments WHERE id = ?");
   // A new comment's sync timestamps equal its own (CONTRACT.md §3).
-  const insert = db.prepare<[ImportedComment]>(
+  const insert = db.prepare<
+    [{ ticketId: number; bodyMarkdown: string; bodyHtml: string; createdAt: string }]
+  >(
     `INSERT INTO comments (ticket_id, body_markdown, body_html, created_at, updated_at,
        sync_created_at, sync_updated_at)
      VALUES (@ticketId, @bodyMarkdown, @bodyHtml, @createdAt, @createdAt, @createdAt, @createdAt)`,
@@ -82,9 +76,6 @@ export function commentStore(db: Db) {
     /** A new `local_only` comment; returns its id. */
     insert: (ticketId: number, bodyMarkdown: string, bodyHtml: string, at: string): number =>
       Number(insert.run({ ticketId, bodyMarkdown, bodyHtml, createdAt: at }).lastInsertRowid),
-    /** A comment carried over by a board import, keeping its creation time; returns its id. */
-    insertImported: (comment: ImportedComment): number =>
-      Number(insert.run(comment).lastInsertRowid),
     updateBody(id: number, bodyMarkdown: string, bodyHtml: string, at: string): void {
       updateBody.run(bodyMarkdown, bodyHtml, at, id);
     },

@@ -359,11 +359,8 @@ function sqlValues(ticket: TicketWrite) {
   };
 }
 
-/**
- * The text row of a new ticket (named parameters `id`, `searchText`, `bodyMarkdown`,
- * `bodyHtml`); board imports use it too.
- */
-export function prepareTextInsert(db: Db) {
+/** The text row of a new ticket (named parameters id, searchText, bodyMarkdown, bodyHtml). */
+function prepareTextInsert(db: Db) {
   return db.prepare(
     `INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html)
      VALUES (@id, @searchText, @bodyMarkdown, @bodyHtml)`,
