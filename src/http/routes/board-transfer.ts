@@ -41,6 +41,6 @@ export function boardTransferRoutes(
         response: { 201: BoardDetailRef, ...errors(400, 413) },
       },
     },
-    async (request, reply) => reply.code(201).send(services.boardImport.import(request.body)),
+    async (request, reply) => reply.code(201).send(await services.boardImport.import(request.body)),
   );
 }

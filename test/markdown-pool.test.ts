@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { after, test } from "node:test";
+import { promisify } from "node:util";
+import { renderMarkdownMany } from "../src/domain/markdown.js";
+import { MarkdownRenderPool } from "../src/domain/markdown-pool.js";
+
+// A board import renders its bodies on the main thread and worker threads at once
+// (src/domain/markdown-pool.ts). Whatever thread renders a body, the result must be what the
+// main thread alone would give, in the caller's order, repeats and empty bodies included.
+
+/** Distinct bodies using every construct the pipeline handles, some repeated, some empty. */
+function bodies(count: number): string[] {
+  const list: string[] = [];
+  for (let index = 0; index < count; index++) {
+    list.push(
+      `## Item ${index}\n\nSee https://example.com/${index} and <b>raw</b> [x](javascript:alert(${index}))\n\n- [x] done ${index}\n\n| a |\n|--:|\n| ${index} |`,
+    );
+    if (index % 7 === 0) list.push(""); // empty bodies stay empty
+    if (index % 5 === 0) list.push(`## Item ${index - 1}`); // a short one, often repeated
+  }
+  return list;
+}
+
+const pools: MarkdownRenderPool[] = [];
+function pool(options: ConstructorParameters<typeof MarkdownRenderPool>[0]): MarkdownRenderPool {
+  const made = new MarkdownRenderPool(options);
+  pools.push(made);
+  return made;
+}
+after(() => Promise.all(pools.map((made) => made.close())));
+
+test("a large set is shared with workers and renders exactly as the main thread would", async () => {
+  const sources = bodies(3000);
+  const shared = pool({ workerCount: 2 });
+  const html = await shared.render(sources);
+  assert.deepEqual(html, renderMarkdownMany(sources));
+  assert.ok(shared.batches.workers > 0, "workers rendered none of the batches");
+  assert.ok(shared.batches.mainThread > 0, "the main thread rendered none of the batches");
+  // The workers are kept: a second call gives the same answer again.
+  assert.deepEqual(await shared.render(sources.slice().reverse()), html.slice().reverse());
+});
+
+test("a small set is rendered on the main thread alone", async () => {
+  const small = pool({ workerCount: 2 });
+  const sources = bodies(50);
+  assert.deepEqual(await small.render(sources), renderMarkdownMany(sources));
+  assert.deepEqual(small.batches, { mainThread: 0, workers: 0 });
+});
+
+for (const fixture of ["exiting-render-worker.mjs", "throwing-render-worker.mjs"]) {
+  test(`workers that fail (${fixture}) leave their batches to the main thread`, async () => {
+    const failing = pool({
+      workerCount: 2,
+      workerEntry: new URL(`./fixtures/${fixture}`, import.meta.url),
+    });
+    const sources = bodies(2000);
+    const expected = renderMarkdownMany(sources);
+    assert.deepEqual(await failing.render(sources), expected);
+    assert.equal(failing.batches.workers, 0);
+    // Failed workers are replaced on the next call, which fails over the same way.
+    assert.deepEqual(await failing.render(sources), expected);
+  });
+}
+
+test("a process exits on its own once a parallel render is done (idle workers hold nothing)", async () => {
+  // No server here: while the render runs, the busy workers must keep the process alive (or the
+  // awaited answer would never come); once done, the idle workers must not.
+  const script = `
+    const { markdownRenderPool } = await import(${JSON.stringify(new URL("../src/domain/markdown-pool.ts", import.meta.url).href)});
+    const html = await markdownRenderPool.render(Array.from({ length: 1000 }, (_, i) => "**b** " + i));
+    console.log(html.length, markdownRenderPool.batches.workers > 0);
+  `;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "--input-type=module", "--eval", script],
+    { timeout: 60_000 },
+  );
+  assert.equal(stdout.trim(), "1000 true");
+});
