@@ -6,7 +6,15 @@
  */
 import { type IncomingMessage, request } from "node:http";
 import { performance } from "node:perf_hooks";
-import { Client, cpuMs, percentile, printTable, startTack, type TackProcess } from "./lib.js";
+import {
+  Client,
+  cpuMs,
+  type HttpResult,
+  percentile,
+  printTable,
+  startTack,
+  type TackProcess,
+} from "./lib.js";
 
 /** Each data set at its sizes; "rich" uses every exported feature, "modest" is a plainer board. */
 const DATASETS = [
@@ -39,34 +47,44 @@ export async function runExportImportBench(): Promise<void> {
         let boardId = 0;
         for (let round = 0; round < IMPORT_ROUNDS; round++) {
           const measured = await measure(tack, () =>
-            client.ok({ method: "POST", path: "/api/boards/import", body: document }, 201),
+            client.okResult({ method: "POST", path: "/api/boards/import", body: document }, 201),
           );
-          boardId = measured.result.board.id;
+          boardId = measured.result.body.board.id;
           rows.push(row(`import ${label}`, round, payload.length, measured));
         }
         let exported: unknown;
         for (let round = 0; round < IMPORT_ROUNDS; round++) {
           const measured = await measure(tack, () =>
-            client.ok({ path: `/api/boards/${boardId}/export` }),
+            client.okResult({ path: `/api/boards/${boardId}/export` }),
           );
-          exported = measured.result;
+          exported = measured.result.body;
           rows.push(row(`export ${label}`, round, JSON.stringify(exported).length, measured));
         }
         // The exported document itself must import again within the body limit.
         const again = await measure(tack, () =>
-          client.ok({ method: "POST", path: "/api/boards/import", body: exported }, 201),
+          client.okResult({ method: "POST", path: "/api/boards/import", body: exported }, 201),
         );
         rows.push(row(`re-import export ${label}`, 0, JSON.stringify(exported).length, again));
       }
     }
     printTable(
-      ["operation", "round", "request/response MiB", "wall ms", "server CPU ms", "peak RSS MiB"],
+      [
+        "operation",
+        "round",
+        "request/response MiB",
+        "wall ms",
+        "to first byte ms",
+        "server CPU ms",
+        "peak RSS MiB",
+      ],
       rows,
     );
     console.log(
       "wall = client-side time of the one request (including JSON transfer and the 201 " +
-        "BoardDetail answer); server CPU = user+system time of the tack process meanwhile; " +
-        "peak RSS sampled every 20 ms during the request.",
+        "BoardDetail answer); to first byte = from the request going out to the answer starting " +
+        "to arrive (upload + the server's work, serializing included: Fastify sends a JSON " +
+        "answer once it is whole); server CPU = user+system time of the tack process meanwhile, " +
+        "all its threads; peak RSS sampled every 20 ms during the request.",
     );
 
     await streamFanOut(tack, client);
@@ -102,12 +120,13 @@ async function measure<T>(tack: TackProcess, work: () => Promise<T>): Promise<Me
   return { result, wallMs, cpuMs: cpu, peakRssMiB: peak };
 }
 
-function row(name: string, round: number, bytes: number, measured: Measured<unknown>) {
+function row(name: string, round: number, bytes: number, measured: Measured<HttpResult>) {
   return [
     name,
     round + 1,
     (bytes / 1024 / 1024).toFixed(1),
     measured.wallMs.toFixed(0),
+    (measured.result.firstByteAt - measured.result.sentAt).toFixed(0),
     measured.cpuMs === null ? "n/a" : measured.cpuMs.toFixed(0),
     measured.peakRssMiB === null ? "n/a" : measured.peakRssMiB.toFixed(0),
   ];

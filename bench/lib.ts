@@ -32,15 +32,24 @@ export interface MemorySample {
 }
 
 /** Starts `tack serve` on a fresh temporary database and a free port; resolves with its URL. */
+/** The node options of package.json's start script (`node <options> dist/cli.js serve`). */
+function startNodeOptions(): string[] {
+  const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  const words = String(manifest.scripts.start).split(/\s+/);
+  return words.slice(1, words.indexOf("dist/cli.js"));
+}
+
 export async function startTack(extraArgs: string[] = []): Promise<TackProcess> {
   const folder = mkdtempSync(join(tmpdir(), "tack-bench-"));
   const dbFile = join(folder, "tack.sqlite");
   const env = { ...process.env };
   for (const key of ["HOST", "PORT", "NODE_OPTIONS", "GITHUB_TOKEN"]) delete env[key];
   for (const key of Object.keys(env)) if (key.startsWith("TACK_")) delete env[key];
+  // What `npm start` runs: the built server with the start script's node options (`npm run
+  // bench` builds first).
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "src/cli.ts", "serve", "--port", "0", "--db", dbFile, ...extraArgs],
+    [...startNodeOptions(), "dist/cli.js", "serve", "--port", "0", "--db", dbFile, ...extraArgs],
     { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   const url = await startLine(child);
@@ -121,6 +130,9 @@ export function readMemory(pid: number): MemorySample | null {
 export interface HttpResult {
   status: number;
   body: any;
+  /** performance.now() when the request started going out, and when the answer began to arrive. */
+  sentAt: number;
+  firstByteAt: number;
 }
 
 export interface RequestSpec {
@@ -154,6 +166,7 @@ export class Client {
       headers["content-type"] = "application/json";
       headers["content-length"] = Buffer.byteLength(payload);
     }
+    const sentAt = performance.now();
     return new Promise((resolve, reject) => {
       const req = request(
         {
@@ -165,6 +178,7 @@ export class Client {
           agent: this.agent,
         },
         (res) => {
+          const firstByteAt = performance.now();
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
           res.on("end", () => {
@@ -173,7 +187,7 @@ export class Client {
             if (String(res.headers["content-type"]).startsWith("application/json")) {
               body = JSON.parse(text);
             }
-            resolve({ status: res.statusCode ?? 0, body });
+            resolve({ status: res.statusCode ?? 0, body, sentAt, firstByteAt });
           });
           res.on("error", reject);
         },
@@ -185,13 +199,18 @@ export class Client {
 
   /** Sends and throws unless the status is the expected one (for seeding data). */
   async ok(spec: RequestSpec, status = 200): Promise<any> {
+    return (await this.okResult(spec, status)).body;
+  }
+
+  /** `ok`, with the timings of the exchange. */
+  async okResult(spec: RequestSpec, status = 200): Promise<HttpResult> {
     const result = await this.send(spec);
     if (result.status !== status) {
       throw new Error(
         `${spec.method ?? "GET"} ${spec.path}: ${result.status} ${JSON.stringify(result.body)}`,
       );
     }
-    return result.body;
+    return result;
   }
 
   close(): void {

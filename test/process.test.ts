@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, get, request } from "node:http";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -46,6 +46,17 @@ async function postJson(url: string, path: string, body: unknown) {
   });
   return { status: response.status, body: await response.json() };
 }
+
+test("the tack command and npm start run node with the same options", () => {
+  // A heavy import relies on them (docs/performance.md); one must not drift from the other.
+  const shebang = readFileSync("src/cli.ts", "utf8").split("\n")[0] ?? "";
+  const start = JSON.parse(readFileSync("package.json", "utf8")).scripts.start as string;
+  const fromShebang = /^#!\/usr\/bin\/env -S node (.*)$/.exec(shebang)?.[1];
+  const fromStart = /^node (.*) dist\/cli\.js serve$/.exec(start)?.[1];
+  assert.ok(fromShebang, `unexpected shebang: ${shebang}`);
+  assert.equal(fromShebang, fromStart);
+  assert.match(fromStart ?? "", /--max-semi-space-size=\d+/);
+});
 
 describe("help", { concurrency: true }, () => {
   test("tack --help lists the serve command and the global options", async () => {
