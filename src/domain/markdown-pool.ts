@@ -79,6 +79,17 @@ export class MarkdownRenderPool {
     return sources.map((source) => html.get(source) as string);
   }
 
+  /**
+   * Starts the workers and has every thread render a small sample in the background, so the
+   * first large import does not pay for starting threads and for compiling the renderer's hot
+   * paths (about a quarter of a cold 5,000-ticket import; docs/performance.md). For `tack serve`.
+   */
+  warmUp(): void {
+    const sample = warmUpSample();
+    for (const worker of this.liveWorkers()) void worker.render(sample);
+    setImmediate(() => renderMarkdownMany(sample));
+  }
+
   /** Stops the workers (tests; a server process just exits, the workers being unref'd). */
   async close(): Promise<void> {
     const stopping = this.workers.map((worker) => worker.terminate());
@@ -137,6 +148,18 @@ class RenderWorker {
     this.failed = true;
     await this.thread.terminate();
   }
+}
+
+/** Bodies that go through every construct the renderer handles: headings, lists, links, code... */
+function warmUpSample(): string[] {
+  return Array.from(
+    { length: 300 },
+    (_, index) =>
+      `## Note ${index}\n\nSeen on **main** since #${index}, _again_; see https://example.com/${index} ` +
+      `and [the log](https://ci.example.com/runs/${index} "run").\n\n- [ ] reproduce\n- [x] ` +
+      `collect \`logs\`\n\n> quoted ${index}\n\n| a | b |\n|:-|-:|\n| ${index} | ~~x~~ |\n\n` +
+      `\`\`\`sh\nnpm test -- --grep ${index}\n\`\`\``,
+  );
 }
 
 function startThread(entry: URL): Worker {
