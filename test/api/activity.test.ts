@@ -206,4 +206,36 @@ describe("ticket activity", () => {
     assertError(await api.get("/api/tickets/987654/activity"), 404, "ticket not found");
     assertError(await api.get("/api/tickets/abc/activity"), 400);
   });
+
+  test("a deleted ticket's id is never given to a new ticket, created or imported", async () => {
+    // The newest ticket is deleted, then tickets are made: none may take its id, or its history
+    // would show under the new ticket (SQLite alone would reuse the highest free id).
+    const { boardId, laneIds, ticketId } = await ticket();
+    await api.post(`/api/tickets/${ticketId}/comments`, { bodyMarkdown: "history" });
+    assert.equal((await api.delete(`/api/tickets/${ticketId}`)).status, 204);
+
+    const created = await newTicket(api, boardId, laneIds[0] as number, "after deletion");
+    assert.ok(created.id > ticketId, `new ticket got id ${created.id}`);
+    assert.deepEqual(actions(await activity(created.id)), ["ticket_created"]);
+
+    assert.equal((await api.delete(`/api/tickets/${created.id}`)).status, 204);
+    const imported = await api.post("/api/boards/import", {
+      board: { name: "after deletion" },
+      lanes: [{ id: 1, name: "Todo" }],
+      tickets: [
+        { id: 1, laneId: 1, title: "first" },
+        { id: 2, laneId: 1, title: "second" },
+      ],
+    });
+    assert.equal(imported.status, 201, imported.text);
+    const importedIds = imported.body.tickets.map((entry: { id: number }) => entry.id);
+    assert.ok(Math.min(...importedIds) > created.id, `imported ids ${importedIds}`);
+    for (const id of importedIds) assert.deepEqual(actions(await activity(id)), ["ticket_created"]);
+    // The deleted tickets' own histories are still theirs.
+    assert.deepEqual(actions(await activity(ticketId)), [
+      "ticket_deleted",
+      "comment_added",
+      "ticket_created",
+    ]);
+  });
 });

@@ -478,8 +478,8 @@ describe("import", () => {
     // The import writes each table in multi-row statements of ROWS_PER_STATEMENT rows and numbers
     // the rows itself (src/storage/bulk-insert.ts). With two full statements and a remainder, and
     // document order, id order and parent order all different, every id and link must be what
-    // inserting row by row gave: ticket ids in source-id order right after the highest id in use
-    // (reusing the id of a deleted newest ticket, as SQLite does), comment and activity ids in
+    // inserting row by row gave: ticket ids in source-id order after the highest ticket id ever
+    // used (not a deleted ticket's: its history stays readable), comment and activity ids in
     // document order, parents, blockers, related links and reason comments on the right rows.
     const size = 2 * ROWS_PER_STATEMENT + 37;
     const sourceId = (index: number) => ((index * 7919) % size) + 1; // a permutation of 1..size
@@ -539,7 +539,7 @@ describe("import", () => {
     };
 
     // The newest ticket, comment and activity entry before the import; the newest ticket is then
-    // deleted, so the highest ticket id in use is the one before it.
+    // deleted: its id stays taken (its activity is still read by it).
     const before = await boardWithLanes(api, "Before the import", ["l"]);
     const kept = await newTicket(api, before.boardId, before.laneIds[0], "kept");
     const keptComment = await ok(
@@ -561,8 +561,8 @@ describe("import", () => {
     );
     assert.deepEqual(
       inIdOrder.map(newId),
-      inIdOrder.map((_, rank) => kept.id + 1 + rank),
-      "ticket ids follow the source ids, right after the highest id in use",
+      inIdOrder.map((_, rank) => deleted.id + 1 + rank),
+      "ticket ids follow the source ids, right after the highest id ever used",
     );
     const exported = await ok(api.get(`/api/boards/${imported.board.id}/export`));
     const reasonOf = new Map<number, any>(
