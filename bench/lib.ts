@@ -53,6 +53,9 @@ export async function startTack(extraArgs: string[] = []): Promise<TackProcess> 
     { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   const url = await startLine(child);
+  // tack warms its render threads half a second after its start line: measure after that, as a
+  // user's first import would come.
+  await new Promise((resolve) => setTimeout(resolve, 2000));
   const pid = child.pid as number;
   const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
   return {

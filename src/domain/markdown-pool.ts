@@ -75,7 +75,10 @@ export class MarkdownRenderPool {
         }
       }
     };
-    await Promise.all([onMainThread(), ...this.liveWorkers().map(onWorker)]);
+    // Two batches in flight per worker: a worker's answer is only read when the main thread
+    // yields, between two of its own batches, so with one the worker would idle meanwhile.
+    const workers = this.liveWorkers();
+    await Promise.all([onMainThread(), ...workers.map(onWorker), ...workers.map(onWorker)]);
     return sources.map((source) => html.get(source) as string);
   }
 
