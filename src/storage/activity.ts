@@ -35,6 +35,18 @@ export interface NewActivity {
   createdAt: string;
 }
 
+/** An entry's values in the column order of both inserts below (after `id`). */
+const columnValues = (entry: NewActivity) =>
+  [
+    entry.boardId,
+    entry.ticketId,
+    entry.subjectTicketId,
+    entry.action,
+    entry.message,
+    JSON.stringify(entry.details),
+    entry.createdAt,
+  ] as const;
+
 export function activityStore(db: Db) {
   const insert = db.prepare<[number, number | null, number, string, string, string, string]>(
     `INSERT INTO activity (board_id, ticket_id, subject_ticket_id, action, message, details_json, created_at)
@@ -56,15 +68,7 @@ export function activityStore(db: Db) {
 
   return {
     insert(entry: NewActivity): void {
-      insert.run(
-        entry.boardId,
-        entry.ticketId,
-        entry.subjectTicketId,
-        entry.action,
-        entry.message,
-        JSON.stringify(entry.details),
-        entry.createdAt,
-      );
+      insert.run(...columnValues(entry));
     },
     /**
      * The rows `insert` writes for each entry, in a few statements; the ids are those one-row
@@ -74,16 +78,7 @@ export function activityStore(db: Db) {
       const first = nextId();
       const values: unknown[] = [];
       entries.forEach((entry, index) => {
-        values.push(
-          first + index,
-          entry.boardId,
-          entry.ticketId,
-          entry.subjectTicketId,
-          entry.action,
-          entry.message,
-          JSON.stringify(entry.details),
-          entry.createdAt,
-        );
+        values.push(first + index, ...columnValues(entry));
       });
       insertMany(values);
     },
