@@ -232,6 +232,11 @@ const XSS_VECTORS: Array<[string, string]> = [
     "a href fully entity-encoded",
     '<a href="&#0000106&#0000097&#0000118&#0000097&#0000115&#0000099&#0000114&#0000105&#0000112&#0000116&#0000058&#0000097&#0000108&#0000101&#0000114&#0000116&#0000040&#0000049&#0000041">x</a>',
   ],
+  ["a href &colon; entity", '<a href="javascript&colon;alert(1)">x</a>'],
+  ["a href &#58 without semicolon", '<a href="javascript&#58alert(1)">x</a>'],
+  ["a href &Tab; inside the scheme", '<a href="jav&Tab;ascript:alert(1)">x</a>'],
+  ["a href &NewLine; inside the scheme", '<a href="java&NewLine;script:alert(1)">x</a>'],
+  ["a href double-encoded &colon;", '<a href="javascript&amp;colon;alert(1)">x</a>'],
   ["a href data:text/html", `<a href="data:text/html;base64,${B64_SCRIPT}">x</a>`],
   ["a href vbscript:", '<a href="vbscript:msgbox(1)">x</a>'],
   ["a onclick", '<a href="https://ok.example" onclick="alert(1)">x</a>'],
@@ -306,6 +311,22 @@ test("backslashes count as slashes: /\\host and \\\\host are protocol-relative, 
   );
   // In Markdown, markdown-it percent-encodes the backslash, which leaves a plain local path.
   assert.match(renderMarkdown("[x](/\\evil.example)"), /<a href="\/%5Cevil\.example" /);
+});
+
+test("an attribute value is written back so the browser decodes exactly what was checked", () => {
+  // Every `&` is escaped on output: a double-encoded reference stays text, never a ':'.
+  assert.equal(
+    sanitizeRenderedHtml('<a href="javascript&amp;colon;alert(1)">x</a>'),
+    '<a href="javascript&amp;colon;alert(1)" rel="noopener noreferrer" target="_blank">x</a>',
+  );
+  // References are decoded as the HTML standard says, missing semicolons included.
+  assert.doesNotMatch(sanitizeRenderedHtml('<a href="javascript&#58alert(1)">x</a>'), /href=/);
+  assert.equal(
+    sanitizeRenderedHtml(
+      '<a href="https://x.example/?a=1&amp;b=2&c=3" title="&quot;q&quot;">x</a>',
+    ),
+    '<a href="https://x.example/?a=1&amp;b=2&amp;c=3" title="&quot;q&quot;" rel="noopener noreferrer" target="_blank">x</a>',
+  );
 });
 
 test("the safety checker itself rejects unsafe HTML", () => {

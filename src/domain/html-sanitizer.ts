@@ -9,6 +9,7 @@
 // call. On Markdown bodies js-xss costs about a quarter as much, and a board import renders
 // thousands of bodies in one request (docs/performance.md).
 
+import { decodeHTMLAttribute } from "entities";
 import type * as XssModule from "xss";
 import xssExports from "xss";
 
@@ -74,13 +75,28 @@ function safeUrl(value: string, schemes: ReadonlySet<string>): string | null {
   return value.trim();
 }
 
-/** An attribute value as the browser reads it: entities decoded. */
+/**
+ * An attribute value as the browser reads it: every character reference decoded the way the
+ * HTML standard decodes attribute values (missing semicolons and legacy names included), by the
+ * `entities` package that markdown-it itself uses.
+ */
 function decoded(value: string): string {
-  return xss.friendlyAttrValue(value);
+  return decodeHTMLAttribute(value);
 }
 
+const ATTRIBUTE_ESCAPES: Record<string, string> = {
+  "&": "&amp;",
+  '"': "&quot;",
+  "<": "&lt;",
+  ">": "&gt;",
+};
+
+/**
+ * Writes a checked, decoded value back, escaping every `&`: the browser then decodes exactly the
+ * value that was checked, so no character reference can turn into a ':' after the check.
+ */
 function attribute(name: string, value: string): string {
-  return `${name}="${xss.escapeAttrValue(value)}"`;
+  return `${name}="${value.replace(/[&"<>]/g, (char) => ATTRIBUTE_ESCAPES[char] as string)}"`;
 }
 
 /** The attributes of a start tag's source, lower-cased names, entities decoded. */
