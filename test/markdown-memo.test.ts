@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { renderMarkdown, sanitizeRenderedHtml } from "../src/domain/markdown.js";
+import { sanitizeHtml } from "../src/domain/html-sanitizer.js";
+import { renderMarkdown } from "../src/domain/markdown.js";
 
 // renderMarkdown keeps recent results (a bounded memo keyed by the source): a repeated body must
 // render exactly as the first time, and no two different sources may share a result.
@@ -34,5 +35,5 @@ test("a body too large to be remembered renders the same every time", () => {
   const once = renderMarkdown(large);
   assert.equal(renderMarkdown(large), once);
   assert.ok(!once.includes("<script"));
-  assert.equal(sanitizeRenderedHtml(once), once);
+  assert.equal(sanitizeHtml(once), once);
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { renderMarkdown, sanitizeRenderedHtml } from "../src/domain/markdown.js";
+import { sanitizeHtml } from "../src/domain/html-sanitizer.js";
+import { renderMarkdown } from "../src/domain/markdown.js";
 
 // --- helpers ---------------------------------------------------------------
 
@@ -128,7 +129,7 @@ test("fenced code with a hostile info string loses the class, not the code", () 
 test("other classes are stripped (code class is the only one kept)", () => {
   assert.doesNotMatch(renderMarkdown("- [ ] a\n- [x] b\n"), /class=/);
   assert.equal(
-    sanitizeRenderedHtml('<p class="x"><code class="language-js evil">y</code></p>'),
+    sanitizeHtml('<p class="x"><code class="language-js evil">y</code></p>'),
     '<p><code class="language-js">y</code></p>',
   );
 });
@@ -149,7 +150,7 @@ test("every link gets rel=noopener noreferrer and target=_blank", () => {
   );
   // The sanitizer overrides whatever rel/target an <a> already had.
   assert.equal(
-    sanitizeRenderedHtml('<a href="https://x.example" rel="opener" target="_self">x</a>'),
+    sanitizeHtml('<a href="https://x.example" rel="opener" target="_self">x</a>'),
     '<a href="https://x.example" rel="noopener noreferrer" target="_blank">x</a>',
   );
 });
@@ -306,7 +307,7 @@ const XSS_VECTORS: Array<[string, string]> = [
 test("backslashes count as slashes: /\\host and \\\\host are protocol-relative, so refused", () => {
   // Browsers read a backslash in a link as a slash, so these would leave for another host.
   assert.equal(
-    sanitizeRenderedHtml('<a href="/\\evil.example">x</a><img src="\\\\evil.example/i" />'),
+    sanitizeHtml('<a href="/\\evil.example">x</a><img src="\\\\evil.example/i" />'),
     '<a rel="noopener noreferrer" target="_blank">x</a><img />',
   );
   // In Markdown, markdown-it percent-encodes the backslash, which leaves a plain local path.
@@ -316,15 +317,13 @@ test("backslashes count as slashes: /\\host and \\\\host are protocol-relative, 
 test("an attribute value is written back so the browser decodes exactly what was checked", () => {
   // Every `&` is escaped on output: a double-encoded reference stays text, never a ':'.
   assert.equal(
-    sanitizeRenderedHtml('<a href="javascript&amp;colon;alert(1)">x</a>'),
+    sanitizeHtml('<a href="javascript&amp;colon;alert(1)">x</a>'),
     '<a href="javascript&amp;colon;alert(1)" rel="noopener noreferrer" target="_blank">x</a>',
   );
   // References are decoded as the HTML standard says, missing semicolons included.
-  assert.doesNotMatch(sanitizeRenderedHtml('<a href="javascript&#58alert(1)">x</a>'), /href=/);
+  assert.doesNotMatch(sanitizeHtml('<a href="javascript&#58alert(1)">x</a>'), /href=/);
   assert.equal(
-    sanitizeRenderedHtml(
-      '<a href="https://x.example/?a=1&amp;b=2&c=3" title="&quot;q&quot;">x</a>',
-    ),
+    sanitizeHtml('<a href="https://x.example/?a=1&amp;b=2&c=3" title="&quot;q&quot;">x</a>'),
     '<a href="https://x.example/?a=1&amp;b=2&amp;c=3" title="&quot;q&quot;" rel="noopener noreferrer" target="_blank">x</a>',
   );
 });
@@ -354,6 +353,6 @@ test("XSS corpus has at least 30 vectors", () => {
 for (const [name, source] of XSS_VECTORS) {
   test(`xss: ${name}`, () => {
     assertSafe(renderMarkdown(source), source);
-    assertSafe(sanitizeRenderedHtml(source), source);
+    assertSafe(sanitizeHtml(source), source);
   });
 }

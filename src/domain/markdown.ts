@@ -53,12 +53,9 @@ md.core.ruler.push("table_align", (state) => {
   }
 });
 
-/**
- * The second layer on its own: clean an HTML fragment with the allowlist of html-sanitizer.ts.
- * Exported so tests can throw raw HTML at it; renderMarkdown is what the API uses.
- */
-export function sanitizeRenderedHtml(html: string): string {
-  return sanitizeHtml(html);
+/** Both layers, no memo. */
+function renderFresh(markdown: string): string {
+  return sanitizeHtml(md.render(markdown));
 }
 
 // Identical bodies come back often (templates, short comments, an unchanged body sent again,
@@ -95,7 +92,7 @@ export function renderMarkdown(markdown: string): string {
     rendered.set(markdown, known);
     return known;
   }
-  const html = sanitizeRenderedHtml(md.render(markdown));
+  const html = renderFresh(markdown);
   remember(markdown, html);
   return html;
 }
@@ -110,7 +107,7 @@ export function renderMarkdownMany(sources: readonly string[]): string[] {
   return sources.map((source) => {
     let html = seen.get(source);
     if (html === undefined) {
-      html = sanitizeRenderedHtml(md.render(source));
+      html = renderFresh(source);
       seen.set(source, html);
     }
     return html;

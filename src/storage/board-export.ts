@@ -52,7 +52,7 @@ export interface ImportedEvent {
  * in the same order would have got. Call them inside the import's single transaction.
  */
 export function boardImportStore(db: Db) {
-  const nextTicketId = db.prepare(`SELECT ${NEXT_TICKET_ID}`).pluck() as { get(): number };
+  const nextTicketId = db.prepare(`SELECT ${NEXT_TICKET_ID}`).pluck();
   const nextCommentId = prepareNextId(db, "comments");
   const nextReferenceId = prepareNextId(db, "external_references");
   const nextEventId = prepareNextId(db, "ticket_events");
@@ -109,7 +109,7 @@ export function boardImportStore(db: Db) {
   return {
     /** Returns the new ids, in batch order. */
     insertTickets(boardId: number, tickets: readonly ImportedTicket[]): number[] {
-      const first = nextTicketId.get();
+      const first = nextTicketId.get() as number;
       const ids: number[] = new Array(tickets.length);
       const values: unknown[] = [];
       const texts: unknown[] = [];
