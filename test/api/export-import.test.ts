@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import fastJsonStringify from "fast-json-stringify";
+import { BoardExport } from "../../src/http/schemas/board-export.js";
+import { namedSchemas } from "../../src/http/schemas/index.js";
 import { ROWS_PER_STATEMENT } from "../../src/storage/bulk-insert.js";
 import { assertError, createTag } from "../helpers/factories.js";
 import { rawRequest } from "../helpers/raw-http.js";
@@ -245,6 +248,18 @@ describe("export", () => {
     assert.equal(parent.tagReasons.length, 2, "one entry per attached tag");
     assert.equal(document.tickets[5].isArchived, true);
     assert.ok(!("remote" in parent), "remote tracking is omitted");
+  });
+
+  test("holds exactly the fields its schema lists, with the schema's types", async () => {
+    // The export is serialized with JSON.stringify, not through its response schema
+    // (http/document-serialization.ts). Passing it through the schema serializer drops any field
+    // the schema lacks and coerces any wrong type, so it must come out unchanged.
+    const throughSchema = fastJsonStringify(BoardExport, {
+      schema: Object.fromEntries(namedSchemas.map((schema) => [schema.$id, schema])),
+    });
+    const document = await ok(api.get(`/api/boards/${await richBoard()}/export`));
+    assert.ok(document.tickets.some((ticket: any) => ticket.events.length > 0));
+    assert.deepEqual(JSON.parse(throughSchema(document)), document);
   });
 
   test("404 for an unknown board, 400 for a malformed id", async () => {

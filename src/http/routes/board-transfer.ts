@@ -4,6 +4,7 @@ import type { BoardImporter } from "../../domain/transfer/board-import.js";
 import { BoardExport, BoardImport } from "../schemas/board-export.js";
 import { BoardDetailRef } from "../schemas/boards.js";
 import { BoardIdParams, errors } from "../schemas/common.js";
+import { serializeWholeDocument } from "../document-serialization.js";
 import type { TackApp } from "../types.js";
 
 /** Export and import of whole boards (CONTRACT.md §10, docs/export-format.md). */
@@ -15,6 +16,7 @@ export function boardTransferRoutes(
   app.get(
     "/api/boards/:boardId/export",
     {
+      ...serializeWholeDocument,
       schema: {
         operationId: "exportBoard",
         tags: ["boards"],
@@ -30,6 +32,7 @@ export function boardTransferRoutes(
     "/api/boards/import",
     {
       bodyLimit: importBodyLimit,
+      ...serializeWholeDocument,
       schema: {
         operationId: "importBoard",
         tags: ["boards"],
