@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import type { BoardExporter } from "../../domain/transfer/board-export.js";
 import type { BoardImporter } from "../../domain/transfer/board-import.js";
+import { serializeWholeDocument } from "../document-serialization.js";
 import { BoardExport, BoardImport } from "../schemas/board-export.js";
 import { BoardDetailRef } from "../schemas/boards.js";
 import { BoardIdParams, errors } from "../schemas/common.js";
-import { serializeWholeDocument } from "../document-serialization.js";
 import type { TackApp } from "../types.js";
 
 /** Export and import of whole boards (CONTRACT.md §10, docs/export-format.md). */
