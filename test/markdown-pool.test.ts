@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { after, test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { renderMarkdownMany } from "../src/domain/markdown.js";
-import { MarkdownRenderPool } from "../src/domain/markdown-pool.js";
+import { MarkdownRenderPool, type RenderJob } from "../src/domain/markdown-pool.js";
 
-// A board import renders its bodies on the main thread and worker threads at once
+// A board import renders its bodies on worker threads and the main thread at once
 // (src/domain/markdown-pool.ts). Whatever thread renders a body, the result must be what the
 // main thread alone would give, in the caller's order, repeats and empty bodies included.
 
@@ -30,22 +31,56 @@ function pool(options: ConstructorParameters<typeof MarkdownRenderPool>[0]): Mar
 }
 after(() => Promise.all(pools.map((made) => made.close())));
 
+/** Waits (workers start in the background) until the job's threads have taken `count` batches. */
+async function untilTaken(job: RenderJob, count: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (job.batchesTaken() < count) {
+    assert.ok(Date.now() < deadline, `workers took ${job.batchesTaken()} of ${count} batches`);
+    await sleep(5);
+  }
+}
+
 test("a large set is shared with workers and renders exactly as the main thread would", async () => {
   const sources = bodies(3000);
   const shared = pool({ workerCount: 2 });
-  const html = await shared.render(sources);
+  const job = shared.start(sources);
+  // A worker takes its next batch only after sending the last one: once the two workers have
+  // taken three batches, at least one batch is theirs to collect; the main thread takes the rest.
+  await untilTaken(job, 3);
+  const html = job.finish();
   assert.deepEqual(html, renderMarkdownMany(sources));
   assert.ok(shared.batches.workers > 0, "workers rendered none of the batches");
   assert.ok(shared.batches.mainThread > 0, "the main thread rendered none of the batches");
-  // The workers are kept: a second call gives the same answer again.
-  assert.deepEqual(await shared.render(sources.slice().reverse()), html.slice().reverse());
+  // The workers are kept: a second job gives the same answer again.
+  const again = shared.start(sources.slice().reverse());
+  await sleep(50);
+  assert.deepEqual(again.finish(), html.slice().reverse());
+  assert.throws(() => again.finish(), /already finished/);
 });
 
-test("a small set is rendered on the main thread alone", async () => {
+test("a job finished at once is rendered by the main thread, without waiting", () => {
+  const eager = pool({ workerCount: 2 });
+  const sources = bodies(1000);
+  assert.deepEqual(eager.start(sources).finish(), renderMarkdownMany(sources));
+});
+
+test("a small set is rendered on the main thread alone", () => {
   const small = pool({ workerCount: 2 });
   const sources = bodies(50);
-  assert.deepEqual(await small.render(sources), renderMarkdownMany(sources));
+  assert.deepEqual(small.start(sources).finish(), renderMarkdownMany(sources));
   assert.deepEqual(small.batches, { mainThread: 0, workers: 0 });
+});
+
+test("a cancelled job hands out no more batches and leaves the workers to the next", async () => {
+  const cancelling = pool({ workerCount: 2 });
+  const first = cancelling.start(bodies(3000));
+  await untilTaken(first, 1);
+  first.cancel();
+  assert.throws(() => first.finish(), /already finished/);
+  const sources = bodies(2000).reverse();
+  const next = cancelling.start(sources);
+  await untilTaken(next, 3);
+  assert.deepEqual(next.finish(), renderMarkdownMany(sources));
 });
 
 for (const fixture of ["exiting-render-worker.mjs", "throwing-render-worker.mjs"]) {
@@ -56,19 +91,24 @@ for (const fixture of ["exiting-render-worker.mjs", "throwing-render-worker.mjs"
     });
     const sources = bodies(2000);
     const expected = renderMarkdownMany(sources);
-    assert.deepEqual(await failing.render(sources), expected);
+    const job = failing.start(sources);
+    await untilTaken(job, 2); // each worker took a batch before failing
+    assert.deepEqual(job.finish(), expected);
     assert.equal(failing.batches.workers, 0);
-    // Failed workers are replaced on the next call, which fails over the same way.
-    assert.deepEqual(await failing.render(sources), expected);
+    // Failed workers are replaced at the next job, which fails over the same way.
+    await sleep(100);
+    const next = failing.start(sources);
+    await untilTaken(next, 2);
+    assert.deepEqual(next.finish(), expected);
   });
 }
 
 test("a process exits on its own once a parallel render is done (idle workers hold nothing)", async () => {
-  // No server here: while the render runs, the busy workers must keep the process alive (or the
-  // awaited answer would never come); once done, the idle workers must not.
   const script = `
     const { markdownRenderPool } = await import(${JSON.stringify(new URL("../src/domain/markdown-pool.ts", import.meta.url).href)});
-    const html = await markdownRenderPool.render(Array.from({ length: 1000 }, (_, i) => "**b** " + i));
+    const job = markdownRenderPool.start(Array.from({ length: 1000 }, (_, i) => "**b** " + i));
+    while (job.batchesTaken() < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    const html = job.finish();
     console.log(html.length, markdownRenderPool.batches.workers > 0);
   `;
   const { stdout } = await promisify(execFile)(

@@ -1,22 +1,31 @@
 // Rendering thousands of bodies at once (a board import) on more than one core. Rendering is
-// pure CPU work on strings, so it splits cleanly: the distinct sources are cut into batches,
-// and the main thread and a few worker threads (markdown-worker.ts) take batches from one queue
-// until it is empty. The main thread renders too, so nothing waits for a worker to start, and it
-// yields between batches so other requests are answered meanwhile.
+// pure CPU work on strings, so it splits cleanly: the distinct sources are cut into batches that
+// worker threads (markdown-worker.ts) and, later, the main thread take from one shared counter.
 //
-// Workers are started on first use, kept for later imports, and unref'd while idle so they never
-// keep the process alive. A worker that fails is dropped; its batch is rendered on the main thread.
+// A job starts on the workers the moment the bodies are known, and the main thread goes on with
+// other work (the import writes everything that has no HTML) before it collects the results with
+// `finish()`, rendering itself whatever is left. `finish()` is synchronous, so it can run inside
+// a database transaction: the workers answer on message ports read with receiveMessageOnPort,
+// and a batch a worker has not finished by then (still busy, or the worker failed) is rendered
+// on the main thread instead of waited for.
+//
+// Workers are started on first use, kept for later jobs, and unref'd so they never keep the
+// process alive. A worker that fails is replaced at the next job.
 
 import { availableParallelism } from "node:os";
-import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { Worker } from "node:worker_threads";
+import {
+  MessageChannel,
+  type MessagePort,
+  receiveMessageOnPort,
+  Worker,
+} from "node:worker_threads";
 import { renderMarkdownMany } from "./markdown.js";
-import type { RenderRequest, RenderResponse } from "./markdown-worker.js";
+import type { RenderedBatch, RenderJobMessage, WorkerMessage } from "./markdown-worker.js";
 
-/** Bodies per message: large enough that messaging is cheap, small enough to share the work. */
-const BATCH_SIZE = 200;
-/** Below this many distinct bodies, starting or messaging workers costs more than it saves. */
-const PARALLEL_FROM = 2 * BATCH_SIZE;
+/** Bodies per batch: large enough that messaging is cheap, small enough to share the work. */
+const BATCH_SIZE = 100;
+/** Below this many distinct bodies, messaging workers costs more than it saves. */
+const PARALLEL_FROM = 4 * BATCH_SIZE;
 
 export interface RenderPoolOptions {
   /** Worker threads besides the main thread. Default: one per core beyond the first, at most 3. */
@@ -37,49 +46,14 @@ export class MarkdownRenderPool {
     this.workerEntry = options.workerEntry ?? defaultWorkerEntry();
   }
 
-  /** Renders every source (in order, each distinct one once), using workers for large sets. */
-  async render(sources: readonly string[]): Promise<string[]> {
+  /**
+   * Starts rendering every distinct source on the workers at once (for sets large enough to be
+   * worth it). Collect the HTML with `finish()`; `cancel()` if it will not be needed.
+   */
+  start(sources: readonly string[]): RenderJob {
     const distinct = [...new Set(sources)].filter((source) => source !== "");
-    if (distinct.length < PARALLEL_FROM || this.workerCount === 0) {
-      return renderMarkdownMany(sources);
-    }
-
-    const queue: string[][] = [];
-    for (let start = 0; start < distinct.length; start += BATCH_SIZE) {
-      queue.push(distinct.slice(start, start + BATCH_SIZE));
-    }
-    const html = new Map<string, string>([["", ""]]);
-    const store = (batch: string[], rendered: string[]) => {
-      for (const [index, source] of batch.entries()) html.set(source, rendered[index] as string);
-    };
-
-    let next = 0;
-    const onMainThread = async () => {
-      while (next < queue.length) {
-        const batch = queue[next++] as string[];
-        store(batch, renderMarkdownMany(batch));
-        this.batches.mainThread++;
-        await yieldToEventLoop();
-      }
-    };
-    const onWorker = async (worker: RenderWorker) => {
-      while (next < queue.length) {
-        const batch = queue[next++] as string[];
-        const rendered = await worker.render(batch);
-        if (rendered === null) {
-          store(batch, renderMarkdownMany(batch)); // the worker failed: do it here
-          this.batches.mainThread++;
-        } else {
-          store(batch, rendered);
-          this.batches.workers++;
-        }
-      }
-    };
-    // Two batches in flight per worker: a worker's answer is only read when the main thread
-    // yields, between two of its own batches, so with one the worker would idle meanwhile.
-    const workers = this.liveWorkers();
-    await Promise.all([onMainThread(), ...workers.map(onWorker), ...workers.map(onWorker)]);
-    return sources.map((source) => html.get(source) as string);
+    const parallel = distinct.length >= PARALLEL_FROM && this.workerCount > 0;
+    return new RenderJob(sources, distinct, parallel ? this.liveWorkers() : [], this.batches);
   }
 
   /**
@@ -89,7 +63,7 @@ export class MarkdownRenderPool {
    */
   warmUp(): void {
     const sample = warmUpSample();
-    for (const worker of this.liveWorkers()) void worker.render(sample);
+    for (const worker of this.liveWorkers()) worker.send({ kind: "warm-up", sources: sample });
     setImmediate(() => renderMarkdownMany(sample));
   }
 
@@ -109,42 +83,111 @@ export class MarkdownRenderPool {
   }
 }
 
-/** One worker thread and the batches it has been sent, answered in order. */
+/** One set of sources being rendered; see the top of this file. */
+export class RenderJob {
+  private readonly batchCount: number;
+  /** [0]: the next batch to take. Every thread takes batches with Atomics.add on it. */
+  private readonly claims = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+  private readonly ports: MessagePort[] = [];
+  private finished = false;
+
+  constructor(
+    private readonly sources: readonly string[],
+    private readonly distinct: readonly string[],
+    workers: readonly RenderWorker[],
+    private readonly counts: MarkdownRenderPool["batches"],
+  ) {
+    this.batchCount = Math.ceil(distinct.length / BATCH_SIZE);
+    for (const worker of workers) {
+      const { port1, port2 } = new MessageChannel();
+      this.ports.push(port1);
+      const message: RenderJobMessage = {
+        kind: "render",
+        sources: distinct,
+        batchSize: BATCH_SIZE,
+        claims: this.claims,
+        results: port2,
+      };
+      worker.send(message, [port2]);
+    }
+  }
+
+  /** The HTML of every source, in order. Synchronous; renders here what no worker has. */
+  finish(): string[] {
+    if (this.finished) throw new Error("render job already finished");
+    const done: Array<string[] | undefined> = new Array(this.batchCount);
+    if (this.ports.length === 0) return this.close(renderMarkdownMany(this.sources));
+
+    for (let batch = this.claim(); batch < this.batchCount; batch = this.claim()) {
+      done[batch] = this.renderHere(batch);
+    }
+    for (const port of this.ports) {
+      for (
+        let received = receiveMessageOnPort(port);
+        received;
+        received = receiveMessageOnPort(port)
+      ) {
+        const { batch, html } = received.message as RenderedBatch;
+        done[batch] = html;
+        this.counts.workers++;
+      }
+    }
+    // Batches a worker took but has not answered for yet: render them rather than wait.
+    for (let batch = 0; batch < this.batchCount; batch++) done[batch] ??= this.renderHere(batch);
+
+    const html = new Map<string, string>([["", ""]]);
+    this.distinct.forEach((source, index) => {
+      html.set(source, done[Math.floor(index / BATCH_SIZE)]?.[index % BATCH_SIZE] as string);
+    });
+    return this.close(this.sources.map((source) => html.get(source) as string));
+  }
+
+  /** Batches taken so far by any thread, finished or not (tests and diagnostics). */
+  batchesTaken(): number {
+    return Math.min(Atomics.load(this.claims, 0), this.batchCount);
+  }
+
+  /** No more batches are handed out; the workers stop after the ones they are on. */
+  cancel(): void {
+    if (!this.finished) this.close(undefined);
+  }
+
+  private claim(): number {
+    return Atomics.add(this.claims, 0, 1);
+  }
+
+  private renderHere(batch: number): string[] {
+    this.counts.mainThread++;
+    return renderMarkdownMany(this.distinct.slice(batch * BATCH_SIZE, (batch + 1) * BATCH_SIZE));
+  }
+
+  private close<T>(result: T): T {
+    this.finished = true;
+    Atomics.store(this.claims, 0, this.batchCount);
+    for (const port of this.ports) port.close();
+    return result;
+  }
+}
+
+/** One worker thread; failures are noticed through its events and mark it for replacement. */
 class RenderWorker {
   private readonly thread: Worker;
-  private readonly pending = new Map<number, (html: string[] | null) => void>();
-  private nextBatch = 0;
   failed = false;
 
   constructor(entry: URL) {
     this.thread = startThread(entry);
-    this.thread.on("message", ({ batch, html }: RenderResponse) => {
-      this.pending.get(batch)?.(html);
-      this.pending.delete(batch);
-      if (this.pending.size === 0) this.thread.unref();
-    });
     const fail = () => {
       this.failed = true;
-      for (const resolve of this.pending.values()) resolve(null);
-      this.pending.clear();
     };
     this.thread.on("error", fail);
     this.thread.on("exit", fail);
-    // Idle workers must not keep the process alive; busy ones must (see render). Unref after the
-    // listeners: adding a "message" listener refs the worker again.
+    // The main thread never waits for a worker asynchronously (finish() reads the ports
+    // synchronously), so no worker ever needs to keep the process alive.
     this.thread.unref();
   }
 
-  /** The batch's HTML, or null when this worker failed (the caller renders it itself). */
-  render(sources: string[]): Promise<string[] | null> {
-    if (this.failed) return Promise.resolve(null);
-    const batch = this.nextBatch++;
-    if (this.pending.size === 0) this.thread.ref();
-    return new Promise((resolve) => {
-      this.pending.set(batch, resolve);
-      const request: RenderRequest = { batch, sources };
-      this.thread.postMessage(request);
-    });
+  send(message: WorkerMessage, transfer: MessagePort[] = []): void {
+    if (!this.failed) this.thread.postMessage(message, transfer);
   }
 
   async terminate(): Promise<void> {

@@ -1,20 +1,50 @@
-// Worker-thread entry of the Markdown render pool (markdown-pool.ts): renders each batch it is
-// sent with the same pipeline the main thread uses, and sends the HTML back in order.
+// Worker-thread entry of the Markdown render pool (markdown-pool.ts). For a render job it takes
+// batches from the job's shared counter until none are left, renders each with the same pipeline
+// the main thread uses, and sends the HTML back on the job's port, in order within the batch.
 
-import { parentPort } from "node:worker_threads";
+import { type MessagePort, parentPort } from "node:worker_threads";
 import { renderMarkdownMany } from "./markdown.js";
 
-export interface RenderRequest {
-  batch: number;
+export interface RenderJobMessage {
+  kind: "render";
+  /** The job's distinct sources; batch b is sources[b * batchSize, (b + 1) * batchSize). */
+  sources: readonly string[];
+  batchSize: number;
+  /** Shared with every thread of the job: [0] is the next batch to take. */
+  claims: Int32Array;
+  results: MessagePort;
+}
+
+/** Renders and discards: compiles the renderer's hot paths before the first real job. */
+export interface WarmUpMessage {
+  kind: "warm-up";
   sources: string[];
 }
 
-export interface RenderResponse {
+export type WorkerMessage = RenderJobMessage | WarmUpMessage;
+
+export interface RenderedBatch {
   batch: number;
   html: string[];
 }
 
-parentPort?.on("message", ({ batch, sources }: RenderRequest) => {
-  const response: RenderResponse = { batch, html: renderMarkdownMany(sources) };
-  parentPort?.postMessage(response);
+parentPort?.on("message", (message: WorkerMessage) => {
+  if (message.kind === "warm-up") {
+    renderMarkdownMany(message.sources);
+    return;
+  }
+  const { sources, batchSize, claims, results } = message;
+  const batchCount = Math.ceil(sources.length / batchSize);
+  for (
+    let batch = Atomics.add(claims, 0, 1);
+    batch < batchCount;
+    batch = Atomics.add(claims, 0, 1)
+  ) {
+    const rendered: RenderedBatch = {
+      batch,
+      html: renderMarkdownMany(sources.slice(batch * batchSize, (batch + 1) * batchSize)),
+    };
+    results.postMessage(rendered);
+  }
+  results.close();
 });
