@@ -75,6 +75,7 @@ export async function runExportImportBench(): Promise<void> {
         "wall ms",
         "to first byte ms",
         "server CPU ms",
+        "RSS before MiB",
         "peak RSS MiB",
       ],
       rows,
@@ -84,7 +85,9 @@ export async function runExportImportBench(): Promise<void> {
         "BoardDetail answer); to first byte = from the request going out to the answer starting " +
         "to arrive (upload + the server's work, serializing included: Fastify sends a JSON " +
         "answer once it is whole); server CPU = user+system time of the tack process meanwhile, " +
-        "all its threads; peak RSS sampled every 20 ms during the request.",
+        "all its threads; RSS before = the server's RSS as the request went out; peak RSS " +
+        "sampled every 20 ms during the request. RSS includes SQLite's page cache (up to " +
+        "128 MiB) and the database pages it has memory-mapped (up to 256 MiB).",
     );
 
     await streamFanOut(tack, client);
@@ -98,12 +101,14 @@ interface Measured<T> {
   result: T;
   wallMs: number;
   cpuMs: number | null;
+  rssBeforeMiB: number | null;
   peakRssMiB: number | null;
 }
 
 /** Times one request, with the server's CPU time and its highest RSS while it ran. */
 async function measure<T>(tack: TackProcess, work: () => Promise<T>): Promise<Measured<T>> {
-  let peak = tack.memory()?.rssMiB ?? null;
+  const rssBeforeMiB = tack.memory()?.rssMiB ?? null;
+  let peak = rssBeforeMiB;
   const sampler = setInterval(() => {
     const rss = tack.memory()?.rssMiB;
     if (rss !== undefined && (peak === null || rss > peak)) peak = rss;
@@ -117,7 +122,7 @@ async function measure<T>(tack: TackProcess, work: () => Promise<T>): Promise<Me
   const rss = tack.memory()?.rssMiB;
   if (rss !== undefined && (peak === null || rss > peak)) peak = rss;
   const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
-  return { result, wallMs, cpuMs: cpu, peakRssMiB: peak };
+  return { result, wallMs, cpuMs: cpu, rssBeforeMiB, peakRssMiB: peak };
 }
 
 function row(name: string, round: number, bytes: number, measured: Measured<HttpResult>) {
@@ -128,6 +133,7 @@ function row(name: string, round: number, bytes: number, measured: Measured<Http
     measured.wallMs.toFixed(0),
     (measured.result.firstByteAt - measured.result.sentAt).toFixed(0),
     measured.cpuMs === null ? "n/a" : measured.cpuMs.toFixed(0),
+    measured.rssBeforeMiB === null ? "n/a" : measured.rssBeforeMiB.toFixed(0),
     measured.peakRssMiB === null ? "n/a" : measured.peakRssMiB.toFixed(0),
   ];
 }
