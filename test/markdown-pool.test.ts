@@ -103,9 +103,10 @@ for (const fixture of ["exiting-render-worker.mjs", "throwing-render-worker.mjs"
   });
 }
 
-test("a process exits on its own once a parallel render is done (idle workers hold nothing)", async () => {
+test("a process exits on its own after a warm-up and a parallel render (idle workers hold nothing)", async () => {
   const script = `
     const { markdownRenderPool } = await import(${JSON.stringify(new URL("../src/domain/markdown-pool.ts", import.meta.url).href)});
+    markdownRenderPool.warmUp();
     const job = markdownRenderPool.start(Array.from({ length: 1000 }, (_, i) => "**b** " + i));
     while (job.batchesTaken() < 3) await new Promise((resolve) => setTimeout(resolve, 5));
     const html = job.finish();

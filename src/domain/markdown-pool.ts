@@ -57,14 +57,22 @@ export class MarkdownRenderPool {
   }
 
   /**
-   * Starts the workers and has every thread render a small sample in the background, so the
-   * first large import does not pay for starting threads and for compiling the renderer's hot
-   * paths (about a quarter of a cold 5,000-ticket import; docs/performance.md). For `tack serve`.
+   * Starts the workers and has every thread render a sample in the background, so the first
+   * large import does not pay for starting threads and for compiling the renderer's hot paths.
+   * It takes a couple of thousand bodies for V8 to optimize them: after 300, a first rich
+   * 5,000-ticket import still spent ~2x as long rendering as later ones (docs/performance.md).
+   * The main thread renders its copy in small batches, answering requests in between. For
+   * `tack serve`.
    */
   warmUp(): void {
     const sample = warmUpSample();
     for (const worker of this.liveWorkers()) worker.send({ kind: "warm-up", sources: sample });
-    setImmediate(() => renderMarkdownMany(sample));
+    const renderFrom = (start: number) => {
+      if (start >= sample.length) return;
+      renderMarkdownMany(sample.slice(start, start + BATCH_SIZE));
+      setImmediate(renderFrom, start + BATCH_SIZE);
+    };
+    setImmediate(renderFrom, 0);
   }
 
   /** Stops the workers (tests; a server process just exits, the workers being unref'd). */
@@ -199,7 +207,7 @@ class RenderWorker {
 /** Bodies that go through every construct the renderer handles: headings, lists, links, code... */
 function warmUpSample(): string[] {
   return Array.from(
-    { length: 300 },
+    { length: 2000 },
     (_, index) =>
       `## Note ${index}\n\nSeen on **main** since #${index}, _again_; see https://example.com/${index} ` +
       `and [the log](https://ci.example.com/runs/${index} "run").\n\n- [ ] reproduce\n- [x] ` +
