@@ -8,6 +8,13 @@ import { RemoteError, type RemoteProviderId } from "./types.js";
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
+/**
+ * The largest answer read from a provider. The biggest a provider sends tack is a page of 100
+ * comments of at most 64 KiB each (GitHub's limit), ~6.5 MB; anything larger is not an answer
+ * tack asked for, and reading it whole could exhaust memory within the timeout.
+ */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
 /** One call of an adapter: everything but instance, token and transport. */
 export interface ProviderCall {
   method: "GET" | "POST" | "PUT";
@@ -65,8 +72,12 @@ async function requestJson(request: RemoteRequest): Promise<unknown> {
   let text: string;
   try {
     response = await fetchFollowingSameOrigin(request, signal);
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw classifyFailure(request, response.status, response.headers);
+    }
     // Read inside the try: the timeout also covers a body that trickles in.
-    text = await response.text();
+    text = await readCapped(response, provider);
   } catch (error) {
     if (error instanceof RemoteError) throw error;
     if (isTimeout(error)) {
@@ -78,13 +89,33 @@ async function requestJson(request: RemoteRequest): Promise<unknown> {
     throw new RemoteError("error", `could not reach ${provider} at ${request.instanceUrl}`);
   }
 
-  if (!response.ok) throw classifyFailure(request, response.status, response.headers);
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
   } catch {
     throw unexpectedResponse(provider, response.status);
   }
+}
+
+/** The body as text; a RemoteError once it passes MAX_RESPONSE_BYTES (the rest is not read). */
+async function readCapped(response: Response, provider: RemoteProviderId): Promise<string> {
+  if (response.body === null) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) {
+    size += read.value.byteLength;
+    if (size > MAX_RESPONSE_BYTES) {
+      await reader.cancel();
+      throw new RemoteError(
+        "error",
+        `${provider} sent an answer larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB`,
+        response.status,
+      );
+    }
+    chunks.push(read.value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 const MAX_REDIRECTS = 5;

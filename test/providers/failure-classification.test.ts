@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { after, before, describe, test } from "node:test";
+import { MAX_RESPONSE_BYTES } from "../../src/providers/http.js";
 import { locateRemoteIssue } from "../../src/providers/issue-locator.js";
 import { getProvider } from "../../src/providers/providers.js";
 import type {
@@ -131,6 +132,15 @@ for (const { id, start } of cases) {
       fake.interceptNext({ status: 200, body: "<html>maintenance</html>" });
       const error = await expectRemoteError(fetchIt(), "error", [TOKEN, "maintenance"]);
       assert.equal(error.message, `${id} returned a response tack could not read`);
+    });
+
+    test("an answer beyond the size limit is error, and not read to its end", async () => {
+      // Valid JSON, one string field larger than the limit: only the size can refuse it.
+      const huge = `{"title":"${"x".repeat(MAX_RESPONSE_BYTES)}"}`;
+      fake.interceptNext({ status: 200, body: huge });
+      const error = await expectRemoteError(fetchIt(), "error", [TOKEN]);
+      assert.equal(error.message, `${id} sent an answer larger than 16 MiB`);
+      assert.equal((await fetchIt()).title, "T", "the next call is answered normally");
     });
 
     test("a JSON answer without the expected fields is error", async () => {
