@@ -9,9 +9,10 @@ import { RemoteError, type RemoteProviderId } from "./types.js";
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
- * The largest answer read from a provider. The biggest a provider sends tack is a page of 100
- * comments of at most 64 KiB each (GitHub's limit), ~6.5 MB; anything larger is not an answer
- * tack asked for, and reading it whole could exhaust memory within the timeout.
+ * The largest answer read from a provider. tack reads one issue, one user, or the comment it
+ * just posted: kilobytes, a few megabytes for an issue with a very long description. Anything
+ * far larger is not an answer tack asked for, and reading it whole could exhaust memory within
+ * the timeout.
  */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
