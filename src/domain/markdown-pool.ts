@@ -123,9 +123,9 @@ export class RenderJob {
   /** The HTML of every source, in order. Synchronous; renders here what no worker has. */
   finish(): string[] {
     if (this.finished) throw new Error("render job already finished");
-    const done: Array<string[] | undefined> = new Array(this.batchCount);
     if (this.ports.length === 0) return this.close(renderMarkdownMany(this.sources));
 
+    const done: Array<string[] | undefined> = new Array(this.batchCount);
     for (let batch = this.claim(); batch < this.batchCount; batch = this.claim()) {
       done[batch] = this.renderHere(batch);
     }
