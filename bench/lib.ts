@@ -31,15 +31,18 @@ export interface MemorySample {
   peakRssMiB: number;
 }
 
-/** Starts `tack serve` on a fresh temporary database and a free port; resolves with its URL. */
-/** The node options of package.json's start script (`node <options> dist/cli.js serve`). */
-function startNodeOptions(): string[] {
-  const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+/** The node options of a checkout's start script (`node <options> dist/cli.js serve`). */
+function startNodeOptions(root: string): string[] {
+  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
   const words = String(manifest.scripts.start).split(/\s+/);
   return words.slice(1, words.indexOf("dist/cli.js"));
 }
 
-export async function startTack(extraArgs: string[] = []): Promise<TackProcess> {
+/**
+ * Starts `tack serve` on a fresh temporary database and a free port; resolves with its URL.
+ * `root` is the checkout whose build (dist/) runs: this one, or another commit's (compare.ts).
+ */
+export async function startTack(extraArgs: string[] = [], root = ROOT): Promise<TackProcess> {
   const folder = mkdtempSync(join(tmpdir(), "tack-bench-"));
   const dbFile = join(folder, "tack.sqlite");
   const env = { ...process.env };
@@ -49,8 +52,17 @@ export async function startTack(extraArgs: string[] = []): Promise<TackProcess> 
   // bench` builds first).
   const child = spawn(
     process.execPath,
-    [...startNodeOptions(), "dist/cli.js", "serve", "--port", "0", "--db", dbFile, ...extraArgs],
-    { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] },
+    [
+      ...startNodeOptions(root),
+      "dist/cli.js",
+      "serve",
+      "--port",
+      "0",
+      "--db",
+      dbFile,
+      ...extraArgs,
+    ],
+    { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   const url = await startLine(child);
   // tack warms its render threads half a second after its start line: measure after that, as a
