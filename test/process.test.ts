@@ -174,6 +174,24 @@ describe("serving", () => {
   });
 });
 
+test("a write that was answered survives the process being killed at once (SIGKILL)", async () => {
+  const dbFile = join(folder, "killed", "tack.sqlite");
+  const first = await startCli(["--port", "0", "--db", dbFile]);
+  const created = await postJson(first.url, "/api/boards", { name: "acknowledged" });
+  assert.equal(created.status, 201);
+  const exit = await first.stop("SIGKILL");
+  assert.equal(exit.signal, "SIGKILL", "killed, not shut down");
+
+  const second = await startCli(["--port", "0", "--db", dbFile]);
+  try {
+    const shell = await fetch(`${second.url}/api/boards/${created.body.board.id}`);
+    assert.equal(shell.status, 200);
+    assert.equal((await shell.json()).board.name, "acknowledged");
+  } finally {
+    await second.stop();
+  }
+});
+
 describe("remote binding", { concurrency: true }, () => {
   test("0.0.0.0 without --allow-remote is refused", async () => {
     const exit = await runCli(["serve", "--host", "0.0.0.0", "--port", "0"], {
