@@ -134,7 +134,7 @@ for (const { id, start } of cases) {
       assert.equal(error.message, `${id} returned a response tack could not read`);
     });
 
-    test("an answer beyond the size limit is error, and not read to its end", async () => {
+    test("an answer beyond the size limit is error, and the next call is unaffected", async () => {
       // Valid JSON, one string field larger than the limit: only the size can refuse it.
       const huge = `{"title":"${"x".repeat(MAX_RESPONSE_BYTES)}"}`;
       fake.interceptNext({ status: 200, body: huge });
