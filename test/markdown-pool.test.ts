@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { after, test } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { renderMarkdownMany } from "../src/domain/markdown.js";
-import { MarkdownRenderPool, type RenderJob } from "../src/domain/markdown-pool.js";
+import { MarkdownRenderPool } from "../src/domain/markdown-pool.js";
 
-// A board import renders its bodies on worker threads and the main thread at once
+// A board import renders its bodies on the main thread and worker threads at once
 // (src/domain/markdown-pool.ts). Whatever thread renders a body, the result must be what the
 // main thread alone would give, in the caller's order, repeats and empty bodies included.
 
@@ -31,86 +30,57 @@ function pool(options: ConstructorParameters<typeof MarkdownRenderPool>[0]): Mar
 }
 after(() => Promise.all(pools.map((made) => made.close())));
 
-/** Waits (workers start in the background) until the job's threads have taken `count` batches. */
-async function untilTaken(job: RenderJob, count: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (job.batchesTaken() < count) {
-    assert.ok(Date.now() < deadline, `workers took ${job.batchesTaken()} of ${count} batches`);
-    await sleep(5);
-  }
-}
-
 test("a large set is shared with workers and renders exactly as the main thread would", async () => {
   const sources = bodies(3000);
+  const expected = renderMarkdownMany(sources);
   const shared = pool({ workerCount: 2 });
-  const job = shared.start(sources);
-  // A worker takes its next batch only after sending the last one: once the two workers have
-  // taken three batches, at least one batch is theirs to collect; the main thread takes the rest.
-  await untilTaken(job, 3);
-  const html = job.finish();
-  assert.deepEqual(html, renderMarkdownMany(sources));
+  // The main thread never waits for a worker, and workers start in the background (slowly from
+  // TypeScript source): render until they have taken part, each answer checked.
+  const deadline = Date.now() + 30_000;
+  do {
+    assert.deepEqual(await shared.render(sources), expected);
+  } while (shared.batches.workers === 0 && Date.now() < deadline);
   assert.ok(shared.batches.workers > 0, "workers rendered none of the batches");
   assert.ok(shared.batches.mainThread > 0, "the main thread rendered none of the batches");
-  // The workers are kept: a second job gives the same answer again.
-  const again = shared.start(sources.slice().reverse());
-  await sleep(50);
-  assert.deepEqual(again.finish(), html.slice().reverse());
-  assert.throws(() => again.finish(), /already finished/);
+  // The workers are kept, and the order is the caller's.
+  assert.deepEqual(await shared.render(sources.slice().reverse()), expected.slice().reverse());
 });
 
-test("a job finished at once is rendered by the main thread, without waiting", () => {
-  const eager = pool({ workerCount: 2 });
-  const sources = bodies(1000);
-  assert.deepEqual(eager.start(sources).finish(), renderMarkdownMany(sources));
-});
-
-test("a small set is rendered on the main thread alone", () => {
+test("a small set is rendered on the main thread alone", async () => {
   const small = pool({ workerCount: 2 });
   const sources = bodies(50);
-  assert.deepEqual(small.start(sources).finish(), renderMarkdownMany(sources));
+  assert.deepEqual(await small.render(sources), renderMarkdownMany(sources));
   assert.deepEqual(small.batches, { mainThread: 0, workers: 0 });
-});
-
-test("a cancelled job hands out no more batches and leaves the workers to the next", async () => {
-  const cancelling = pool({ workerCount: 2 });
-  const first = cancelling.start(bodies(3000));
-  await untilTaken(first, 1);
-  first.cancel();
-  assert.throws(() => first.finish(), /already finished/);
-  const sources = bodies(2000).reverse();
-  const next = cancelling.start(sources);
-  await untilTaken(next, 3);
-  assert.deepEqual(next.finish(), renderMarkdownMany(sources));
 });
 
 for (const fixture of ["exiting-render-worker.mjs", "throwing-render-worker.mjs"]) {
   test(`workers that fail (${fixture}) leave their batches to the main thread`, async () => {
+    // Each fixture takes a batch from the shared counter and then fails without answering.
     const failing = pool({
       workerCount: 2,
       workerEntry: new URL(`./fixtures/${fixture}`, import.meta.url),
     });
     const sources = bodies(2000);
     const expected = renderMarkdownMany(sources);
-    const job = failing.start(sources);
-    await untilTaken(job, 2); // each worker took a batch before failing
-    assert.deepEqual(job.finish(), expected);
+    assert.deepEqual(await failing.render(sources), expected);
     assert.equal(failing.batches.workers, 0);
-    // Failed workers are replaced at the next job, which fails over the same way.
-    await sleep(100);
-    const next = failing.start(sources);
-    await untilTaken(next, 2);
-    assert.deepEqual(next.finish(), expected);
+    // Failed workers are replaced on the next call, which fails over the same way.
+    assert.deepEqual(await failing.render(sources), expected);
   });
 }
 
-test("a process exits on its own after a warm-up and a parallel render (idle workers hold nothing)", async () => {
+test("a process exits on its own after a parallel render and a warm-up (idle workers hold nothing)", async () => {
+  // No server here: the render must finish with the workers unref'd (nothing waits on them), and
+  // once it is done, neither the idle workers nor the warm-up may keep the process alive.
   const script = `
     const { markdownRenderPool } = await import(${JSON.stringify(new URL("../src/domain/markdown-pool.ts", import.meta.url).href)});
-    markdownRenderPool.warmUp();
-    const job = markdownRenderPool.start(Array.from({ length: 1000 }, (_, i) => "**b** " + i));
-    while (job.batchesTaken() < 3) await new Promise((resolve) => setTimeout(resolve, 5));
-    const html = job.finish();
+    const sources = Array.from({ length: 1000 }, (_, i) => "**b** " + i);
+    let html = [];
+    const deadline = Date.now() + 30_000;
+    do html = await markdownRenderPool.render(sources);
+    while (markdownRenderPool.batches.workers === 0 && Date.now() < deadline);
     console.log(html.length, markdownRenderPool.batches.workers > 0);
+    markdownRenderPool.warmUp();
   `;
   const { stdout } = await promisify(execFile)(
     process.execPath,

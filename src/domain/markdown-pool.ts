@@ -1,18 +1,17 @@
 // Rendering thousands of bodies at once (a board import) on more than one core. Rendering is
 // pure CPU work on strings, so it splits cleanly: the distinct sources are cut into batches that
-// worker threads (markdown-worker.ts) and, later, the main thread take from one shared counter.
+// the worker threads (markdown-worker.ts) and the main thread take from one shared counter
+// (Atomics.add), so no thread waits for another to hand it work. The main thread yields between
+// its batches, so other requests are answered meanwhile. The workers answer on a message port
+// each, read with receiveMessageOnPort once the counter is exhausted; a batch a worker took but
+// has not answered for by then (still busy, or the worker failed) is rendered on the main thread
+// rather than waited for: at most one batch per worker, a few milliseconds.
 //
-// A job starts on the workers the moment the bodies are known, and the main thread goes on with
-// other work (the import writes everything that has no HTML) before it collects the results with
-// `finish()`, rendering itself whatever is left. `finish()` is synchronous, so it can run inside
-// a database transaction: the workers answer on message ports read with receiveMessageOnPort,
-// and a batch a worker has not finished by then (still busy, or the worker failed) is rendered
-// on the main thread instead of waited for.
-//
-// Workers are started on first use, kept for later jobs, and unref'd so they never keep the
-// process alive. A worker that fails is replaced at the next job.
+// Workers are started on first use, kept for later renders, and unref'd so they never keep the
+// process alive. A worker that fails is replaced at the next render.
 
 import { availableParallelism } from "node:os";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import {
   MessageChannel,
   type MessagePort,
@@ -46,14 +45,15 @@ export class MarkdownRenderPool {
     this.workerEntry = options.workerEntry ?? defaultWorkerEntry();
   }
 
-  /**
-   * Starts rendering every distinct source on the workers at once (for sets large enough to be
-   * worth it). Collect the HTML with `finish()`; `cancel()` if it will not be needed.
-   */
-  start(sources: readonly string[]): RenderJob {
+  /** Renders every source (in order, each distinct one once), using workers for large sets. */
+  async render(sources: readonly string[]): Promise<string[]> {
     const distinct = [...new Set(sources)].filter((source) => source !== "");
-    const parallel = distinct.length >= PARALLEL_FROM && this.workerCount > 0;
-    return new RenderJob(sources, distinct, parallel ? this.liveWorkers() : [], this.batches);
+    if (distinct.length < PARALLEL_FROM || this.workerCount === 0) {
+      return renderMarkdownMany(sources);
+    }
+    const job = new RenderJob(distinct, this.liveWorkers(), this.batches);
+    const html = await job.run();
+    return sources.map((source) => html.get(source) as string);
   }
 
   /**
@@ -91,16 +91,14 @@ export class MarkdownRenderPool {
   }
 }
 
-/** One set of sources being rendered; see the top of this file. */
-export class RenderJob {
+/** One set of distinct sources being rendered; see the top of this file. */
+class RenderJob {
   private readonly batchCount: number;
   /** [0]: the next batch to take. Every thread takes batches with Atomics.add on it. */
   private readonly claims = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   private readonly ports: MessagePort[] = [];
-  private finished = false;
 
   constructor(
-    private readonly sources: readonly string[],
     private readonly distinct: readonly string[],
     workers: readonly RenderWorker[],
     private readonly counts: MarkdownRenderPool["batches"],
@@ -120,44 +118,38 @@ export class RenderJob {
     }
   }
 
-  /** The HTML of every source, in order. Synchronous; renders here what no worker has. */
-  finish(): string[] {
-    if (this.finished) throw new Error("render job already finished");
-    if (this.ports.length === 0) return this.close(renderMarkdownMany(this.sources));
-
-    const done: Array<string[] | undefined> = new Array(this.batchCount);
-    for (let batch = this.claim(); batch < this.batchCount; batch = this.claim()) {
-      done[batch] = this.renderHere(batch);
-    }
-    for (const port of this.ports) {
-      for (
-        let received = receiveMessageOnPort(port);
-        received;
-        received = receiveMessageOnPort(port)
-      ) {
-        const { batch, html } = received.message as RenderedBatch;
-        done[batch] = html;
-        this.counts.workers++;
+  /** Each distinct source's HTML. */
+  async run(): Promise<Map<string, string>> {
+    try {
+      const done: Array<string[] | undefined> = new Array(this.batchCount);
+      for (let batch = this.claim(); batch < this.batchCount; batch = this.claim()) {
+        done[batch] = this.renderHere(batch);
+        await yieldToEventLoop();
       }
+      for (const port of this.ports) {
+        for (
+          let received = receiveMessageOnPort(port);
+          received;
+          received = receiveMessageOnPort(port)
+        ) {
+          const { batch, html } = received.message as RenderedBatch;
+          done[batch] = html;
+          this.counts.workers++;
+        }
+      }
+      // Batches a worker took but has not answered for yet: render them rather than wait.
+      for (let batch = 0; batch < this.batchCount; batch++) done[batch] ??= this.renderHere(batch);
+
+      const html = new Map<string, string>([["", ""]]);
+      this.distinct.forEach((source, index) => {
+        html.set(source, done[Math.floor(index / BATCH_SIZE)]?.[index % BATCH_SIZE] as string);
+      });
+      return html;
+    } finally {
+      // No batch is handed out any more, whatever happened; the workers' late answers are dropped.
+      Atomics.store(this.claims, 0, this.batchCount);
+      for (const port of this.ports) port.close();
     }
-    // Batches a worker took but has not answered for yet: render them rather than wait.
-    for (let batch = 0; batch < this.batchCount; batch++) done[batch] ??= this.renderHere(batch);
-
-    const html = new Map<string, string>([["", ""]]);
-    this.distinct.forEach((source, index) => {
-      html.set(source, done[Math.floor(index / BATCH_SIZE)]?.[index % BATCH_SIZE] as string);
-    });
-    return this.close(this.sources.map((source) => html.get(source) as string));
-  }
-
-  /** Batches taken so far by any thread, finished or not (tests and diagnostics). */
-  batchesTaken(): number {
-    return Math.min(Atomics.load(this.claims, 0), this.batchCount);
-  }
-
-  /** No more batches are handed out; the workers stop after the ones they are on. */
-  cancel(): void {
-    if (!this.finished) this.close(undefined);
   }
 
   private claim(): number {
@@ -167,13 +159,6 @@ export class RenderJob {
   private renderHere(batch: number): string[] {
     this.counts.mainThread++;
     return renderMarkdownMany(this.distinct.slice(batch * BATCH_SIZE, (batch + 1) * BATCH_SIZE));
-  }
-
-  private close<T>(result: T): T {
-    this.finished = true;
-    Atomics.store(this.claims, 0, this.batchCount);
-    for (const port of this.ports) port.close();
-    return result;
   }
 }
 
@@ -189,8 +174,8 @@ class RenderWorker {
     };
     this.thread.on("error", fail);
     this.thread.on("exit", fail);
-    // The main thread never waits for a worker asynchronously (finish() reads the ports
-    // synchronously), so no worker ever needs to keep the process alive.
+    // The main thread never waits for a worker (it reads the ports once it has run out of
+    // batches), so no worker ever needs to keep the process alive.
     this.thread.unref();
   }
 

@@ -11,9 +11,6 @@ export interface ImportedTicketRow extends Omit<TicketWrite, "laneId" | "parentT
   createdAt: string;
 }
 
-/** A ticket's body columns (ticket_texts), written once its HTML is rendered. */
-export type ImportedTicketText = Pick<TicketWrite, "bodyMarkdown" | "bodyHtml" | "searchText">;
-
 /** One ticket of an import batch; its parent, if any, is another ticket of the same batch. */
 export interface ImportedTicket {
   row: ImportedTicketRow;
@@ -110,11 +107,12 @@ export function boardImportStore(db: Db) {
   );
 
   return {
-    /** The tickets without their bodies (insertTicketTexts); returns the new ids, in order. */
+    /** Returns the new ids, in batch order. */
     insertTickets(boardId: number, tickets: readonly ImportedTicket[]): number[] {
       const first = nextTicketId.get() as number;
       const ids: number[] = new Array(tickets.length);
       const values: unknown[] = [];
+      const texts: unknown[] = [];
       // A parent later in the batch does not exist yet when its child is inserted.
       const linkLater: Array<[id: number, parentId: number]> = [];
       tickets.forEach(({ row, laneId, parentIndex }, index) => {
@@ -136,19 +134,12 @@ export function boardImportStore(db: Db) {
           row.createdAt,
           row.updatedAt,
         );
+        texts.push(id, row.searchText, row.bodyMarkdown, row.bodyHtml);
       });
       insertTickets(values);
+      insertTexts(texts);
       for (const [id, parentId] of linkLater) setParent.run(parentId, id);
       return ids;
-    },
-
-    /** Each ticket's body, its HTML and its search text; `ids[i]` is the id of `texts[i]`. */
-    insertTicketTexts(ids: readonly number[], texts: readonly ImportedTicketText[]): void {
-      const values: unknown[] = [];
-      texts.forEach((text, index) => {
-        values.push(ids[index], text.searchText, text.bodyMarkdown, text.bodyHtml);
-      });
-      insertTexts(values);
     },
 
     /** `local_only` comments keeping their creation time; returns the new ids, in order. */

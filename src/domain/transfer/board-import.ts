@@ -144,25 +144,18 @@ export function boardImporter(
     async import(document: ImportDocument): Promise<BoardDetail> {
       const at = now();
       const plan = planImport(document, at);
-      // Rendering is the costly part of an import. It starts on worker threads once the document
-      // is known to be valid, while this thread writes everything that needs no HTML; then this
-      // thread collects the HTML, renders what is left, and writes the bodies. One transaction.
-      const rendering = startRendering(plan.tickets);
-      try {
-        const written = transact((changes) => {
-          const board = writeBoard(plan, stores, deps.activity, at);
-          rendering.finish();
-          const commentIds = writeBodies(plan, stores, board);
-          changes.touched(board.boardId);
-          return { ...board, commentIds };
-        });
-        // The tickets come from the plan and the new ids: reading thousands of full tickets
-        // back cost as much as writing them. Board, lanes and tags are read (they fix orders).
-        const shell = deps.boards.shell(written.boardId);
-        return { ...shell, tickets: importedTickets(plan.tickets, written, shell) };
-      } finally {
-        rendering.cancel();
-      }
+      // Rendering is the costly part of an import, so it comes only once the document is known
+      // to be valid, and outside the transaction (other requests are served meanwhile).
+      await renderBodies(plan.tickets);
+      const written = transact((changes) => {
+        const result = write(plan, stores, deps.activity, at);
+        changes.touched(result.boardId);
+        return result;
+      });
+      // The tickets come from the plan and the new ids: reading thousands of full tickets back
+      // cost as much as writing them. Board, lanes and tags are read (they fix the orders).
+      const shell = deps.boards.shell(written.boardId);
+      return { ...shell, tickets: importedTickets(plan.tickets, written, shell) };
     },
   };
 }
@@ -221,7 +214,7 @@ export function planImport(document: ImportDocument, at: string): ImportPlan {
         comment.bodyMarkdown,
         field(`comments[${position}].bodyMarkdown`),
       ),
-      bodyHtml: "", // rendered once the whole document is known to be valid (startRendering)
+      bodyHtml: "", // rendered once the whole document is known to be valid (renderBodies)
       createdAt: comment.createdAt ?? at,
     }));
     const commentIds = new Set(comments.map((comment) => comment.sourceId));
@@ -288,7 +281,7 @@ export function planImport(document: ImportDocument, at: string): ImportPlan {
       row: {
         title,
         bodyMarkdown,
-        bodyHtml: "", // startRendering
+        bodyHtml: "", // renderBodies
         searchText: ticketSearchText(title, bodyMarkdown),
         isResolved: ticket.isResolved ?? ticket.isCompleted ?? false,
         isArchived: ticket.isArchived ?? false,
@@ -319,28 +312,19 @@ export function planImport(document: ImportDocument, at: string): ImportPlan {
   return { boardName, lanes, tags, tickets };
 }
 
-/**
- * Starts rendering every ticket and comment body of a checked plan; `finish()` fills in their
- * HTML (synchronously: it runs inside the transaction), `cancel()` drops what is not done.
- */
-function startRendering(tickets: readonly PlannedTicket[]) {
+/** Fills in the HTML of every ticket and comment body of a checked plan. */
+async function renderBodies(tickets: readonly PlannedTicket[]): Promise<void> {
   const sources: string[] = [];
   for (const ticket of tickets) {
     sources.push(ticket.row.bodyMarkdown);
     for (const comment of ticket.comments) sources.push(comment.bodyMarkdown);
   }
-  const job = markdownRenderPool.start(sources);
-  return {
-    finish(): void {
-      const html = job.finish();
-      let next = 0;
-      for (const ticket of tickets) {
-        ticket.row.bodyHtml = html[next++] as string;
-        for (const comment of ticket.comments) comment.bodyHtml = html[next++] as string;
-      }
-    },
-    cancel: () => job.cancel(),
-  };
+  const html = await markdownRenderPool.render(sources);
+  let next = 0;
+  for (const ticket of tickets) {
+    ticket.row.bodyHtml = html[next++] as string;
+    for (const comment of ticket.comments) comment.bodyHtml = html[next++] as string;
+  }
 }
 
 const NO_REASON: PlannedReason = {
@@ -443,17 +427,17 @@ function assertNoBlockerCycle(tickets: readonly PlannedTicket[]): void {
 }
 
 /**
- * Writes a checked plan, all but the bodies (writeBodies), inside the import's transaction;
- * returns the new ids. Rows go to the database table by table, parents before the rows that
- * reference them, each table in a few multi-row statements (storage/board-export.ts); the ids are
- * those a row-by-row insert in the same order would give.
+ * Writes a checked plan; returns the new ids. Runs inside the import's transaction. Rows go to
+ * the database table by table, parents before the rows that reference them, each table in a few
+ * multi-row statements (storage/board-export.ts); the ids are those a row-by-row insert in the
+ * same order would give.
  */
-function writeBoard(
+function write(
   plan: ImportPlan,
   stores: Parameters<typeof boardImporter>[0],
   activity: ActivityRecorder,
   at: string,
-): Omit<WrittenBoard, "commentIds"> {
+): WrittenBoard {
   const boardId = stores.boards.insert(plan.boardName, at);
   const laneIds = plan.lanes.map((name) => stores.lanes.insert(boardId, name));
   const tagIds = plan.tags.map((tag) =>
@@ -476,56 +460,6 @@ function writeBoard(
   );
   const ids = plan.tickets.map((ticket) => inserted[rank[ticket.index] as number] as number);
 
-  const blockers: Array<[number, number]> = [];
-  const related: Array<[number, number]> = [];
-  const references: ImportedReference[] = [];
-  const events: ImportedEvent[] = [];
-  for (const ticket of plan.tickets) {
-    const id = ids[ticket.index] as number;
-    for (const blocker of ticket.blockers.keys()) blockers.push([id, ids[blocker] as number]);
-    for (const other of ticket.relatedIndexes) related.push([id, ids[other] as number]);
-    for (const { kind, fields, createdAt, updatedAt } of ticket.references) {
-      const searchText = referenceSearchText(kind, fields);
-      references.push({ ticketId: id, kind, fields, searchText, createdAt, updatedAt });
-    }
-    for (const event of ticket.events) events.push({ ticketId: id, event });
-  }
-  stores.boardImport.insertBlockers(blockers);
-  stores.boardImport.insertRelated(related);
-  const insertedReferences = stores.boardImport.insertReferences(references);
-  const referenceIds = perTicket(insertedReferences, plan.tickets, (ticket) => ticket.references);
-  stores.boardImport.insertEvents(events);
-  activity.recordAll(
-    plan.tickets.map((ticket) => ({
-      boardId,
-      ticketId: ids[ticket.index] as number,
-      action: "ticket_created",
-      message: "Ticket imported",
-      details: { importedFromTicketId: ticket.sourceId, title: ticket.row.title },
-    })),
-  );
-  return { boardId, laneIds, tagIds, ticketIds: ids, referenceIds };
-}
-
-/**
- * Writes what needs the rendered HTML: ticket bodies and comments, then the tag links, whose
- * reasons may name a comment. Returns the new comment ids, per ticket.
- */
-function writeBodies(
-  plan: ImportPlan,
-  stores: Parameters<typeof boardImporter>[0],
-  board: Omit<WrittenBoard, "commentIds">,
-): number[][] {
-  const { ticketIds: ids, tagIds } = board;
-  // In id order: appending to the table's b-tree is the cheap way to fill it.
-  const byId = [...plan.tickets].sort(
-    (a, b) => (ids[a.index] as number) - (ids[b.index] as number),
-  );
-  stores.boardImport.insertTicketTexts(
-    byId.map((ticket) => ids[ticket.index] as number),
-    byId.map((ticket) => ticket.row),
-  );
-
   const comments: ImportedComment[] = [];
   for (const ticket of plan.tickets) {
     const ticketId = ids[ticket.index] as number;
@@ -537,6 +471,10 @@ function writeBodies(
   const commentIds = perTicket(insertedComments, plan.tickets, (ticket) => ticket.comments);
 
   const tagLinks: TagReasonWrite[] = [];
+  const blockers: Array<[number, number]> = [];
+  const related: Array<[number, number]> = [];
+  const references: ImportedReference[] = [];
+  const events: ImportedEvent[] = [];
   for (const ticket of plan.tickets) {
     const id = ids[ticket.index] as number;
     // Object literals, not spreads: spreading and overriding is ~10x slower per row in V8.
@@ -551,9 +489,30 @@ function writeBodies(
         updatedAt: reason.updatedAt,
       });
     }
+    for (const blocker of ticket.blockers.keys()) blockers.push([id, ids[blocker] as number]);
+    for (const other of ticket.relatedIndexes) related.push([id, ids[other] as number]);
+    for (const { kind, fields, createdAt, updatedAt } of ticket.references) {
+      const searchText = referenceSearchText(kind, fields);
+      references.push({ ticketId: id, kind, fields, searchText, createdAt, updatedAt });
+    }
+    for (const event of ticket.events) events.push({ ticketId: id, event });
   }
   stores.boardImport.insertTagLinks(tagLinks);
-  return commentIds;
+  stores.boardImport.insertBlockers(blockers);
+  stores.boardImport.insertRelated(related);
+  const insertedReferences = stores.boardImport.insertReferences(references);
+  const referenceIds = perTicket(insertedReferences, plan.tickets, (ticket) => ticket.references);
+  stores.boardImport.insertEvents(events);
+  activity.recordAll(
+    plan.tickets.map((ticket) => ({
+      boardId,
+      ticketId: ids[ticket.index] as number,
+      action: "ticket_created",
+      message: "Ticket imported",
+      details: { importedFromTicketId: ticket.sourceId, title: ticket.row.title },
+    })),
+  );
+  return { boardId, laneIds, tagIds, ticketIds: ids, commentIds, referenceIds };
 }
 
 /** The new id of a ticket's comment given by its id in the document. */
