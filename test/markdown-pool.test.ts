@@ -69,6 +69,18 @@ for (const fixture of ["exiting-render-worker.mjs", "throwing-render-worker.mjs"
   });
 }
 
+test("a worker that took a batch and never answers is not waited for", async () => {
+  const stuck = pool({
+    workerCount: 1,
+    workerEntry: new URL("./fixtures/hanging-render-worker.mjs", import.meta.url),
+  });
+  // Enough small bodies that the worker is up and has taken a batch long before the main thread
+  // runs out of them; a pool that waited for its answer would never finish.
+  const sources = Array.from({ length: 20_000 }, (_, index) => `*note* ${index}`);
+  assert.deepEqual(await stuck.render(sources), renderMarkdownMany(sources));
+  assert.equal(stuck.batches.workers, 0);
+});
+
 test("a process exits on its own after a parallel render and a warm-up (idle workers hold nothing)", async () => {
   // No server here: the render must finish with the workers unref'd (nothing waits on them), and
   // once it is done, neither the idle workers nor the warm-up may keep the process alive.
