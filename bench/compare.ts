@@ -9,7 +9,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { boardDocument, modestBoardDocument } from "./export-import.js";
 import { Client, printTable, startTack } from "./lib.js";
@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     console.log(`\n## import, time to first byte in ms: median (min-max) of ${rounds} rounds`);
     printTable(["import", ref, "this tree", `${ref} / this tree`], rows);
   } finally {
-    execFileSync("git", ["worktree", "remove", "--force", other], { cwd: ROOT });
+    removeCheckOut(other);
   }
 }
 
@@ -77,11 +77,16 @@ function checkOut(ref: string): string {
     const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
     execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: folder });
   } catch (error) {
-    execFileSync("git", ["worktree", "remove", "--force", folder], { cwd: ROOT });
-    rmSync(folder, { recursive: true, force: true });
+    removeCheckOut(folder);
     throw error;
   }
   return folder;
+}
+
+/** Unregisters the worktree and deletes it with the temporary folder around it. */
+function removeCheckOut(folder: string): void {
+  execFileSync("git", ["worktree", "remove", "--force", folder], { cwd: ROOT });
+  rmSync(dirname(folder), { recursive: true, force: true });
 }
 
 function median(values: number[]): number {
