@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { migrations } from "./migrations/index.js";
+import { type Migration, migrations } from "./migrations/index.js";
 
 export type Db = Database.Database;
 
@@ -59,12 +59,24 @@ function migrate(db: Db): void {
     );
   }
   if (current === migrations.length) return;
-  db.transaction(() => {
-    for (let version = current; version < migrations.length; version++) {
-      db.exec(migrations[version] as string);
-    }
-    db.pragma(`user_version = ${migrations.length}`);
-  }).immediate();
+  // Rebuilding a table means dropping the old one, which with foreign keys on would cascade into
+  // every table referring to it. The pragma has no effect inside a transaction, so it is switched
+  // off around it, and the keys are checked before the migration commits.
+  db.pragma("foreign_keys = OFF");
+  try {
+    db.transaction(() => {
+      for (let version = current; version < migrations.length; version++) {
+        const migration = migrations[version] as Migration;
+        if (typeof migration === "string") db.exec(migration);
+        else migration(db);
+      }
+      const broken = db.pragma("foreign_key_check") as unknown[];
+      if (broken.length > 0) throw new Error(`migration left ${broken.length} broken references`);
+      db.pragma(`user_version = ${migrations.length}`);
+    }).immediate();
+  } finally {
+    db.pragma("foreign_keys = ON");
+  }
 }
 
 function describe(error: unknown): string {

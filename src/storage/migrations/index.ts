@@ -1,7 +1,16 @@
+import type { Db } from "../database.js";
 import { initialSchema } from "./001-initial.js";
+import { idsNeverReused } from "./002-ids-never-reused.js";
+
+/**
+ * One schema migration: SQL to execute, or a function for steps SQL alone cannot express
+ * (rebuilding tables from their stored definitions, re-rendering stored HTML). Each runs inside
+ * the one migration transaction, with foreign keys off and checked before commit.
+ */
+export type Migration = string | ((db: Db) => void);
 
 /**
  * Ordered list of schema migrations. The database's `PRAGMA user_version` records how many have
  * been applied; never edit or reorder an entry that has shipped, only append.
  */
-export const migrations: readonly string[] = [initialSchema];
+export const migrations: readonly Migration[] = [initialSchema, idsNeverReused];
