@@ -21,6 +21,7 @@ import { ticketBulkRoutes } from "./routes/ticket-bulk.js";
 import { ticketEventRoutes } from "./routes/ticket-events.js";
 import { ticketRoutes } from "./routes/tickets.js";
 import { namedSchemas } from "./schemas/index.js";
+import { installStreamAfterResponse } from "./stream-after-response.js";
 import type { TackApp } from "./types.js";
 import { createValidatorCompiler } from "./validation.js";
 
@@ -51,6 +52,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installLocalGuard(app, options.allowedHosts);
+  installStreamAfterResponse(app);
   installJsonBodyParsing(app);
   installErrorHandling(app);
 
