@@ -7,7 +7,7 @@ import type { TackApp } from "./types.js";
  * the answer to its own request before the stream tells anybody about the change.
  */
 export function installStreamAfterResponse(app: TackApp): void {
-  app.addHook("onRequest", (request, reply, done) => {
+  app.addHook("onRequest", (_request, reply, done) => {
     const scope = new HeldDeliveries();
     const release = () => scope.release();
     reply.raw.once("finish", release);
