@@ -17,7 +17,10 @@ function firstReleaseDatabase(file: string): void {
   db.pragma("user_version = 1");
   const at = "2026-01-01T00:00:00.000Z";
   db.exec(`
-    INSERT INTO boards VALUES (5, 'kept', 0, '${at}', '${at}');
+    INSERT INTO boards VALUES (5, 'kept', 2, '${at}', '${at}');
+    -- Positions with gaps, as deletes left them before positions were kept contiguous.
+    INSERT INTO boards VALUES (4, 'first', 0, '${at}', '${at}');
+    INSERT INTO boards VALUES (2, 'last', 7, '${at}', '${at}');
     INSERT INTO lanes VALUES (7, 5, 'todo', 0);
     INSERT INTO tags VALUES (3, 5, 'Bug', 'bug', '#ff0000');
     INSERT INTO tickets VALUES (10, 5, 7, NULL, 'survivor', 0, 0, 2, 0, '${at}', '${at}');
@@ -37,6 +40,15 @@ test("an existing database is upgraded in place: every row and id kept, deleted 
   firstReleaseDatabase(file);
   const api = await startTestServer({ dbFile: file });
 
+  const boards = (await api.get("/api/boards")).body.boards;
+  assert.deepEqual(
+    boards.map((board: any) => [board.id, board.position]),
+    [
+      [4, 0],
+      [5, 1],
+      [2, 2],
+    ],
+  );
   const shell = (await api.get("/api/boards/5")).body;
   assert.deepEqual(
     shell.lanes.map((lane: any) => [lane.id, lane.name]),

@@ -1,6 +1,7 @@
 import type { Db } from "../database.js";
 import { initialSchema } from "./001-initial.js";
 import { idsNeverReused } from "./002-ids-never-reused.js";
+import { boardPositionsContiguous } from "./003-board-positions.js";
 
 /**
  * One schema migration: SQL to execute, or a function for steps SQL alone cannot express
@@ -13,4 +14,8 @@ export type Migration = string | ((db: Db) => void);
  * Ordered list of schema migrations. The database's `PRAGMA user_version` records how many have
  * been applied; never edit or reorder an entry that has shipped, only append.
  */
-export const migrations: readonly Migration[] = [initialSchema, idsNeverReused];
+export const migrations: readonly Migration[] = [
+  initialSchema,
+  idsNeverReused,
+  boardPositionsContiguous,
+];
