@@ -24,10 +24,14 @@ function firstReleaseDatabase(file: string): void {
     INSERT INTO lanes VALUES (7, 5, 'todo', 0);
     INSERT INTO tags VALUES (3, 5, 'Bug', 'bug', '#ff0000');
     INSERT INTO tickets VALUES (10, 5, 7, NULL, 'survivor', 0, 0, 2, 0, '${at}', '${at}');
-    INSERT INTO ticket_texts VALUES (10, 'survivor body', 'body', '<p>body</p>');
+    -- HTML as the first release rendered it: a single newline was no line break.
+    INSERT INTO ticket_texts VALUES (10, 'survivor one
+two', 'one
+two', '<p>one
+two</p>');
     INSERT INTO ticket_tags (ticket_id, tag_id) VALUES (10, 3);
     INSERT INTO comments (id, ticket_id, body_markdown, body_html, created_at, updated_at,
-      sync_created_at, sync_updated_at) VALUES (20, 10, 'hi', '<p>hi</p>', '${at}', '${at}', '${at}', '${at}');
+      sync_created_at, sync_updated_at) VALUES (20, 10, '<kbd>Esc</kbd>', '<p>&lt;kbd&gt;Esc&lt;/kbd&gt;</p>', '${at}', '${at}', '${at}', '${at}');
     -- Ticket 12 was deleted; its history stays readable under its id.
     INSERT INTO activity VALUES (30, 5, NULL, 12, 'ticket_deleted', 'Ticket deleted', '{}', '${at}');
     INSERT INTO activity VALUES (31, 5, 10, 10, 'ticket_created', 'Ticket created', '{}', '${at}');
@@ -60,7 +64,9 @@ test("an existing database is upgraded in place: every row and id kept, deleted 
   );
   const ticket = (await api.get("/api/tickets/10")).body;
   assert.equal(ticket.title, "survivor");
-  assert.equal(ticket.bodyMarkdown, "body");
+  assert.equal(ticket.bodyMarkdown, "one\ntwo");
+  assert.equal(ticket.bodyHtml, "<p>one<br />\ntwo</p>\n", "stored HTML rendered again");
+  assert.equal(ticket.comments[0].bodyHtml, "<p><kbd>Esc</kbd></p>\n");
   assert.deepEqual(
     ticket.tags.map((tag: any) => tag.id),
     [3],
