@@ -12,6 +12,7 @@ import { boardRoutes } from "./routes/boards.js";
 import { commentRoutes } from "./routes/comments.js";
 import { externalReferenceRoutes } from "./routes/external-references.js";
 import { laneRoutes } from "./routes/lanes.js";
+import { markdownRoutes } from "./routes/markdown.js";
 import { remoteRoutes } from "./routes/remote.js";
 import { remoteDiagnosticRoutes } from "./routes/remote-diagnostics.js";
 import { type ServiceInfo, serviceRoutes } from "./routes/service.js";
@@ -62,6 +63,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
 
   const { services } = options;
   serviceRoutes(app, options.info);
+  markdownRoutes(app);
   boardRoutes(app, services.boards);
   laneRoutes(app, services.lanes);
   tagRoutes(app, services.tags);
