@@ -101,9 +101,7 @@ AFTER UPDATE OF ${TICKET_FIELDS.join(", ")} ON main.tickets
 WHEN ${differs(TICKET_FIELDS)}
 BEGIN
   ${mark("NEW.id")}
-  ${note(
-    "SELECT NEW.id AS ticket_id, OLD.board_id AS board_id WHERE OLD.board_id <> NEW.board_id",
-  )}
+  ${note("SELECT NEW.id AS ticket_id, OLD.board_id AS board_id WHERE OLD.board_id <> NEW.board_id")}
 END;
 CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_relation_fields
 AFTER UPDATE OF ${RELATION_FIELDS.join(", ")} ON main.tickets
