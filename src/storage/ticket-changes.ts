@@ -141,7 +141,7 @@ export interface ChangedTicket {
   boardId: number;
 }
 
-/** A claim of a ticket changed in this transaction; `moved` when it left another board. */
+/** A claim of a ticket changed in this transaction; `moved` when it left the claim's board. */
 export interface ChangedClaim {
   ticketId: number;
   actor: string;
@@ -185,8 +185,7 @@ export function ticketChangeStore(db: Db) {
     }
   >(
     `SELECT c.ticket_id, c.actor, c.expires_at, t.board_id, t.is_resolved, t.is_archived,
-       EXISTS (SELECT 1 FROM temp.changed_tickets m WHERE m.ticket_id = c.ticket_id
-               AND m.board_id <> 0 AND m.board_id <> t.board_id) AS moved
+       c.board_id <> t.board_id AS moved
      FROM main.ticket_claims c JOIN main.tickets t ON t.id = c.ticket_id
      WHERE EXISTS (SELECT 1 FROM temp.changed_tickets ch WHERE ch.ticket_id = c.ticket_id)`,
   );

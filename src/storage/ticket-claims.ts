@@ -3,35 +3,40 @@ import type { Db } from "./database.js";
 /** A stored claim; it may have expired (`expiresAt` in the past), which reads as no claim. */
 export interface ClaimRow {
   ticketId: number;
+  /** The board the ticket was on when claimed. */
+  boardId: number;
   actor: string;
   claimedAt: string;
   expiresAt: string;
 }
 
-type RawClaim = [number, string, string, string];
+type RawClaim = [number, number, string, string, string];
 
 const fromRaw = (row: RawClaim): ClaimRow => ({
   ticketId: row[0],
-  actor: row[1],
-  claimedAt: row[2],
-  expiresAt: row[3],
+  boardId: row[1],
+  actor: row[2],
+  claimedAt: row[3],
+  expiresAt: row[4],
 });
 
 export function ticketClaimStore(db: Db) {
   const byTicket = db
     .prepare<[number], RawClaim>(
-      "SELECT ticket_id, actor, claimed_at, expires_at FROM ticket_claims WHERE ticket_id = ?",
+      `SELECT ticket_id, board_id, actor, claimed_at, expires_at FROM ticket_claims
+       WHERE ticket_id = ?`,
     )
     .raw(true);
   const ofBoard = db
     .prepare<[number], RawClaim>(
-      `SELECT c.ticket_id, c.actor, c.claimed_at, c.expires_at FROM ticket_claims c
+      `SELECT c.ticket_id, c.board_id, c.actor, c.claimed_at, c.expires_at FROM ticket_claims c
        JOIN tickets t ON t.id = c.ticket_id WHERE t.board_id = ?`,
     )
     .raw(true);
-  const upsert = db.prepare<[number, string, string, string]>(
-    `INSERT INTO ticket_claims (ticket_id, actor, claimed_at, expires_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (ticket_id) DO UPDATE SET actor = excluded.actor,
+  const upsert = db.prepare<[number, number, string, string, string]>(
+    `INSERT INTO ticket_claims (ticket_id, board_id, actor, claimed_at, expires_at)
+     VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (ticket_id) DO UPDATE SET board_id = excluded.board_id, actor = excluded.actor,
        claimed_at = excluded.claimed_at, expires_at = excluded.expires_at`,
   );
   const remove = db.prepare<[number]>("DELETE FROM ticket_claims WHERE ticket_id = ?");
@@ -72,7 +77,7 @@ export function ticketClaimStore(db: Db) {
       expiriesOfBoard.all(boardId).map((row) => row[0]),
 
     set(claim: ClaimRow): void {
-      upsert.run(claim.ticketId, claim.actor, claim.claimedAt, claim.expiresAt);
+      upsert.run(claim.ticketId, claim.boardId, claim.actor, claim.claimedAt, claim.expiresAt);
     },
 
     remove(ticketId: number): void {

@@ -18,9 +18,25 @@ export const ACTOR_MAX = 100;
 /** Why a claim ended other than by expiry (activity `ticket_released`, detail `reason`). */
 export type ClaimEndReason = "released" | "resolved" | "archived" | "moved";
 
-/** A stored claim as the API shows it: null once it has expired. */
-export function claimView(row: ClaimRow | undefined, at: string): TicketClaim | null {
+/** The state of a ticket that decides whether its stored claim still holds. */
+interface ClaimedTicket {
+  boardId: number;
+  isResolved: boolean;
+  isArchived: boolean;
+}
+
+/**
+ * A stored claim as the API shows it: null once it has expired, and null on a ticket resolved,
+ * archived or moved to another board (the row itself is deleted before that change commits, but
+ * the answer of the same request is built first).
+ */
+export function claimView(
+  row: ClaimRow | undefined,
+  at: string,
+  ticket: ClaimedTicket,
+): TicketClaim | null {
   if (!row || row.expiresAt <= at) return null;
+  if (ticket.isResolved || ticket.isArchived || row.boardId !== ticket.boardId) return null;
   return { actor: row.actor, claimedAt: row.claimedAt, expiresAt: row.expiresAt };
 }
 
@@ -71,7 +87,7 @@ export function ticketClaimService(
   function start(boardId: number, ticketId: number, actor: string, leaseSeconds?: number): void {
     const claimedAt = now();
     const expiresAt = leaseEnd(leaseSeconds);
-    ticketClaims.set({ ticketId, actor, claimedAt, expiresAt });
+    ticketClaims.set({ ticketId, boardId, actor, claimedAt, expiresAt });
     activity.record({
       boardId,
       ticketId,
@@ -91,7 +107,7 @@ export function ticketClaimService(
         if (!ticket) throw new NotFound("ticket not found");
         if (ticket.isResolved) throw new Conflict("ticket is resolved");
         if (ticket.isArchived) throw new Conflict("ticket is archived");
-        const held = claimView(ticketClaims.get(ticketId), now());
+        const held = claimView(ticketClaims.get(ticketId), now(), ticket);
         if (held && held.actor !== actor) {
           throw new Conflict(`ticket is claimed by ${held.actor} until ${held.expiresAt}`);
         }
@@ -99,6 +115,7 @@ export function ticketClaimService(
           // Renewal: the lease moves, the claim and its history stay.
           ticketClaims.set({
             ticketId,
+            boardId: ticket.boardId,
             actor,
             claimedAt: held.claimedAt,
             expiresAt: leaseEnd(input.leaseSeconds),
@@ -117,7 +134,7 @@ export function ticketClaimService(
       return transact((changes) => {
         const ticket = tickets.get(ticketId);
         if (!ticket) throw new NotFound("ticket not found");
-        const held = claimView(ticketClaims.get(ticketId), now());
+        const held = claimView(ticketClaims.get(ticketId), now(), ticket);
         if (!held) return views.ticket(ticketId);
         if (held.actor !== actor) {
           throw new Conflict(`ticket is claimed by ${held.actor} until ${held.expiresAt}`);

@@ -143,7 +143,7 @@ export function ticketViews(
       ...refs(board, row.id),
       externalReferences,
       version: row.version,
-      claim: claimView(links.claims.get(row.id), links.at),
+      claim: claimView(links.claims.get(row.id), links.at, row),
     };
   }
 

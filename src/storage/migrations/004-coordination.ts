@@ -13,6 +13,8 @@ ALTER TABLE tickets ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
 
 CREATE TABLE ticket_claims (
   ticket_id   INTEGER PRIMARY KEY REFERENCES tickets(id) ON DELETE CASCADE,
+  -- The board the ticket was on when claimed: a claim does not follow a ticket to another board.
+  board_id    INTEGER NOT NULL,
   actor       TEXT NOT NULL,
   claimed_at  TEXT NOT NULL,
   expires_at  TEXT NOT NULL
