@@ -34,7 +34,11 @@ export const IfNoneMatchHeaders = Type.Object({
 });
 
 export const NOT_MODIFIED = {
-  304: Type.Null({ description: "Not Modified: the If-None-Match tag is current; no body." }),
+  304: Type.Null({
+    description:
+      "Not Modified: If-None-Match names the current ETag (every 200 answer of a GET carries a " +
+      "strong ETag); no body.",
+  }),
 };
 
 /** Parses `If-Match`/`If-None-Match`: "*" or the list of strong tags (weak ones never match). */
@@ -136,6 +140,15 @@ export function answerFromTag(
  * no tag get one from a hash of the body (still cheaper for the client than the body).
  */
 export function installConditionalGets(app: TackApp): void {
+  // Document it on every GET route: the If-None-Match header and the 304 answer.
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes("GET") || !route.schema || route.schema.hide) return;
+    if ((route.config as ConditionalRouteConfig | undefined)?.noEntityTag) return;
+    const schema = route.schema as { headers?: unknown; response?: Record<string, unknown> };
+    schema.headers ??= IfNoneMatchHeaders;
+    schema.response = { ...NOT_MODIFIED, ...schema.response };
+  });
   app.addHook("onSend", async (request, reply, payload) => {
     if (request.method !== "GET" && request.method !== "HEAD") return payload;
     if (reply.statusCode !== 200) return payload;
