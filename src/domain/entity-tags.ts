@@ -12,8 +12,9 @@ import type { BoardChanges, Transact } from "./transaction.js";
  * - A ticket's tag is its id and version, plus a mark once its stored claim has expired (the
  *   representation then shows `claim: null` although no transaction ran).
  * - A board's tag is this process's epoch, the board's revision (the number of the last unit of
- *   work that touched it, counted in memory after each commit) and the end of the earliest claim
- *   still live on it, so it changes with every stream message and when a claim expires. The
+ *   work that changed it, counted in memory after each commit) and the end of the earliest claim
+ *   still live on it, so it changes with every stream message, with every change of a ticket
+ *   on it, and when a claim expires. The
  *   epoch differs on every start, so a revision number is never reused after a restart.
  */
 export function entityTags(stores: Pick<Stores, "ticketClaims" | "boards">, transact: Transact) {
@@ -52,11 +53,15 @@ export function entityTags(stores: Pick<Stores, "ticketClaims" | "boards">, tran
       return `"b${boardId}.${epoch}.${revision}${expiry ? `.${Date.parse(expiry).toString(36)}` : ""}"`;
     },
 
-    /** After each commit: every board the unit of work touched gets a new revision. */
+    /**
+     * After each commit: every board the unit of work changed gets a new revision (also one
+     * whose message waits for a later commit of the same request).
+     */
     advance(changes: BoardChanges): void {
-      if (changes.boardEvents.size === 0) return;
+      const boards = changes.changedBoards;
+      if (boards.size === 0) return;
       counter++;
-      for (const boardId of changes.boardEvents.keys()) revisions.set(boardId, counter);
+      for (const boardId of boards) revisions.set(boardId, counter);
     },
 
     /**

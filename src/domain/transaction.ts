@@ -19,9 +19,12 @@ export class BoardChanges {
     this.boards.set(boardId, "board_deleted");
   }
 
-  /** Records a changed ticket on a board it is or was on; the board counts as touched. */
+  /**
+   * Records a changed ticket on a board it is or was on (CONTRACT.md §13). It names the ticket in
+   * that board's message, if the board has one; it sends none by itself: a request that commits
+   * twice (comment push) still sends one message, after its last commit.
+   */
   ticketChanged(boardId: number, ticketId: number): void {
-    this.touched(boardId);
     let set = this.tickets.get(boardId);
     if (!set) {
       set = new Set();
@@ -30,9 +33,9 @@ export class BoardChanges {
     set.add(ticketId);
   }
 
-  /** The boards changed, with what happened to each. */
-  get boardEvents(): ReadonlyMap<number, BoardEventName> {
-    return this.boards;
+  /** Every board whose data changed: touched, deleted, or with a changed ticket. */
+  get changedBoards(): Set<number> {
+    return new Set([...this.boards.keys(), ...this.tickets.keys()]);
   }
 
   publishTo(bus: BoardEventBus): void {
