@@ -64,26 +64,30 @@ function matchesNoneMatch(header: string | undefined, tag: string): boolean {
 export const ifMatchOf = (request: FastifyRequest): "*" | string[] | undefined =>
   parseTagList(request.headers["if-match"]);
 
-/** Serialized answers by key, each valid for one entity tag; bounded in total size. */
+/**
+ * Serialized answers by key, each valid for one entity tag; bounded in total bytes. Kept as UTF-8
+ * buffers: sending one is a copy to the socket, with no string flattening or encoding per read.
+ */
 export class AnswerCache {
-  private readonly entries = new Map<string, { tag: string; body: string }>();
+  private readonly entries = new Map<string, { tag: string; body: Buffer }>();
   private size = 0;
 
-  constructor(private readonly maxChars: number) {}
+  constructor(private readonly maxBytes: number) {}
 
-  get(key: string, tag: string): string | undefined {
+  get(key: string, tag: string): Buffer | undefined {
     const entry = this.entries.get(key);
     return entry && entry.tag === tag ? entry.body : undefined;
   }
 
-  set(key: string, tag: string, body: string): void {
-    if (body.length > this.maxChars) return;
+  set(key: string, tag: string, text: string): void {
+    const body = Buffer.from(text, "utf8");
+    if (body.length > this.maxBytes) return;
     this.delete(key);
     this.entries.set(key, { tag, body });
     this.size += body.length;
     // Oldest first out (Map keeps insertion order; a refreshed entry moves to the end).
     for (const [oldest] of this.entries) {
-      if (this.size <= this.maxChars) break;
+      if (this.size <= this.maxBytes) break;
       this.delete(oldest);
     }
   }

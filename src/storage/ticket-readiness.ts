@@ -13,9 +13,6 @@ const READY = `t.is_resolved = 0 AND t.is_archived = 0
   AND NOT EXISTS (SELECT 1 FROM tickets c WHERE c.parent_ticket_id = t.id AND c.is_resolved = 0)
   AND NOT EXISTS (SELECT 1 FROM ticket_claims k WHERE k.ticket_id = t.id AND k.expires_at > @now)`;
 
-/** Ready queue order: priority desc, then board order (CONTRACT.md §4). */
-const READY_ORDER = "ORDER BY t.priority DESC, l.position, l.id, t.position, t.id";
-
 /** Narrowing of `claim-next`; every one present applies (AND). */
 export interface ReadyFilter {
   laneId?: number;
@@ -31,19 +28,21 @@ export function ticketReadinessStore(db: Db) {
     )
     .raw(true);
 
+  // One priority at a time, walking lanes (lanes_by_board) and each lane's active tickets
+  // (tickets_by_lane) in board order: the first ready ticket ends the walk, with no sort of the
+  // board. The ready queue's order is priority desc, then board order, so the caller asks 4..1.
   const firstReady = new Map<string, ReturnType<typeof prepareFirst>>();
   function prepareFirst(filter: ReadyFilter) {
-    const where = ["t.board_id = @boardId", READY];
+    const where = ["l.board_id = @boardId", "t.priority = @priority", READY];
     if (filter.laneId !== undefined) where.push("t.lane_id = @laneId");
-    if (filter.priority !== undefined) where.push("t.priority = @priority");
     if (filter.tagKey !== undefined) {
       where.push(`EXISTS (SELECT 1 FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id
         WHERE tt.ticket_id = t.id AND g.name_key = @tagKey)`);
     }
     return db
       .prepare<[Record<string, unknown>], [number]>(
-        `SELECT t.id FROM tickets t JOIN lanes l ON l.id = t.lane_id
-         WHERE ${where.join(" AND ")} ${READY_ORDER} LIMIT 1`,
+        `SELECT t.id FROM lanes l JOIN tickets t ON t.lane_id = l.id AND t.is_archived = 0
+         WHERE ${where.join(" AND ")} ORDER BY l.position, l.id, t.position, t.id LIMIT 1`,
       )
       .raw(true);
   }
@@ -56,9 +55,9 @@ export function ticketReadinessStore(db: Db) {
       return ids;
     },
 
-    /** The first ticket of the board's ready queue within the filter, if any. */
+    /** The first ticket of the board's ready queue within the filter, if any (≤ 4 queries). */
     firstReady(boardId: number, now: string, filter: ReadyFilter): number | undefined {
-      const key = `${filter.laneId !== undefined}:${filter.priority !== undefined}:${filter.tagKey !== undefined}`;
+      const key = `${filter.laneId !== undefined}:${filter.tagKey !== undefined}`;
       let statement = firstReady.get(key);
       if (!statement) {
         statement = prepareFirst(filter);
@@ -66,9 +65,13 @@ export function ticketReadinessStore(db: Db) {
       }
       const parameters: Record<string, unknown> = { boardId, now };
       if (filter.laneId !== undefined) parameters.laneId = filter.laneId;
-      if (filter.priority !== undefined) parameters.priority = filter.priority;
       if (filter.tagKey !== undefined) parameters.tagKey = filter.tagKey;
-      return statement.get(parameters)?.[0];
+      const priorities = filter.priority !== undefined ? [filter.priority] : [4, 3, 2, 1];
+      for (const priority of priorities) {
+        const row = statement.get({ ...parameters, priority });
+        if (row) return row[0];
+      }
+      return undefined;
     },
   };
 }

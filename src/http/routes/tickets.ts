@@ -34,7 +34,7 @@ export function ticketRoutes(
   },
 ): void {
   const { tickets, ticketPositions, ticketMoves, entityTags } = services;
-  // Serialized answers of unchanged boards and tickets (conditional-requests.ts), in characters.
+  // Serialized answers of unchanged boards and tickets (conditional-requests.ts), in bytes.
   const lists = new AnswerCache(24 * 1024 * 1024);
   const details = new AnswerCache(8 * 1024 * 1024);
 
