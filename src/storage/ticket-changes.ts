@@ -36,28 +36,38 @@ const TICKET_FIELDS = [
   "updated_at",
 ];
 
+/** Whether a ticket is noted in this transaction (every noted ticket has its board-0 row). */
+const noted = (ticket: string) =>
+  `EXISTS (SELECT 1 FROM temp.changed_tickets WHERE ticket_id = ${ticket} AND board_id = 0)`;
+
 /**
- * Notes tickets as changed. The first note of a ticket in a transaction raises its version at
- * once, so the answer built inside the same transaction already shows the new version; later
- * notes find the ticket noted and leave the version alone (one increment per transaction).
- * `select` yields ticket ids (it may yield NULLs and repeats).
+ * Notes one ticket (an expression, maybe NULL) as changed. The first note of a ticket in a
+ * transaction raises its version at once, so the answer built inside the same transaction
+ * already shows the new version; later notes find it noted and change nothing (one increment per
+ * transaction). Guarded by NOT EXISTS rather than INSERT OR IGNORE: inside a trigger fired by a
+ * foreign-key action (ON DELETE SET NULL) SQLite applies the action's ABORT policy to the
+ * trigger's statements, so OR IGNORE would not ignore.
  */
+const markOne = (ticket: string) => `
+  UPDATE main.tickets SET version = version + 1 WHERE id = ${ticket} AND NOT ${noted(ticket)};
+  INSERT INTO temp.changed_tickets (ticket_id, board_id, created)
+    SELECT ${ticket}, 0, 0 WHERE ${ticket} IS NOT NULL AND NOT ${noted(ticket)};`;
+
+/** Notes every ticket `select` yields (column `id`; NULLs and repeats allowed). */
 const markAll = (select: string) => `
   UPDATE main.tickets SET version = version + 1
     WHERE id IN (${select})
-      AND id NOT IN (SELECT ticket_id FROM temp.changed_tickets);
-  ${note(`SELECT DISTINCT id AS ticket_id, 0 AS board_id FROM (${select}) WHERE id IS NOT NULL`)}`;
-/**
- * Inserts the rows of `select` (columns ticket_id, board_id) not noted yet. Written with NOT EXISTS rather than INSERT OR
- * IGNORE: inside a trigger fired by a foreign-key action (ON DELETE SET NULL), SQLite applies the
- * action's ABORT policy to the trigger's statements, so OR IGNORE would not ignore.
- */
-const note = (select: string) => `
+      AND id NOT IN (SELECT ticket_id FROM temp.changed_tickets WHERE board_id = 0);
   INSERT INTO temp.changed_tickets (ticket_id, board_id, created)
-    SELECT n.ticket_id, n.board_id, 0 FROM (${select}) AS n
-    WHERE NOT EXISTS (SELECT 1 FROM temp.changed_tickets c
-                      WHERE c.ticket_id = n.ticket_id AND c.board_id = n.board_id);`;
-const mark = (ticket: string) => markAll(`SELECT ${ticket} AS id`);
+    SELECT DISTINCT n.id, 0, 0 FROM (${select}) AS n
+    WHERE n.id IS NOT NULL AND NOT ${noted("n.id")};`;
+
+/** Notes that a ticket left (or was deleted from) a board, for that board's message. */
+const markLeft = (ticket: string, board: string) => `
+  INSERT INTO temp.changed_tickets (ticket_id, board_id, created)
+    SELECT ${ticket}, ${board}, 0 WHERE NOT EXISTS (
+      SELECT 1 FROM temp.changed_tickets WHERE ticket_id = ${ticket} AND board_id = ${board});`;
+
 const differs = (columns: string[]) =>
   columns.map((column) => `OLD.${column} IS NOT NEW.${column}`).join(" OR ");
 
@@ -70,55 +80,59 @@ const neighbours = (id: string) => `
     UNION SELECT id FROM main.tickets WHERE parent_ticket_id = ${id}
     UNION SELECT parent_ticket_id FROM main.tickets WHERE id = ${id}`;
 
-/** Triggers on a table whose rows belong to one ticket (column `ticket_id`). */
+/**
+ * A trigger noting one ticket, whose body runs only when that ticket is not noted yet: most rows
+ * a transaction writes belong to a ticket already noted (a board import writes a ticket, then
+ * its text, comments, tags and links), and then the trigger costs one index probe.
+ */
+const markTrigger = (name: string, event: string, ticket: string) => `
+CREATE TEMP TRIGGER IF NOT EXISTS ${name} ${event}
+WHEN ${ticket} IS NOT NULL AND NOT ${noted(ticket)}
+BEGIN ${markOne(ticket)} END;`;
+
+/** Triggers on a table whose rows belong to one ticket (column `ticket_id`, never changed). */
 function perTicketTriggers(table: string): string {
-  return `
-CREATE TEMP TRIGGER IF NOT EXISTS ${table}_changed_insert AFTER INSERT ON main.${table}
-BEGIN ${mark("NEW.ticket_id")} END;
-CREATE TEMP TRIGGER IF NOT EXISTS ${table}_changed_update AFTER UPDATE ON main.${table}
-BEGIN ${mark("NEW.ticket_id")} ${mark("OLD.ticket_id")} END;
-CREATE TEMP TRIGGER IF NOT EXISTS ${table}_changed_delete AFTER DELETE ON main.${table}
-BEGIN ${mark("OLD.ticket_id")} END;`;
+  return [
+    markTrigger(`${table}_changed_insert`, `AFTER INSERT ON main.${table}`, "NEW.ticket_id"),
+    markTrigger(`${table}_changed_update`, `AFTER UPDATE ON main.${table}`, "NEW.ticket_id"),
+    markTrigger(`${table}_changed_delete`, `AFTER DELETE ON main.${table}`, "OLD.ticket_id"),
+  ].join("");
 }
 
 /** Triggers on a table linking two tickets (both sides show the link). */
 function pairTriggers(table: string, left: string, right: string): string {
-  return `
-CREATE TEMP TRIGGER IF NOT EXISTS ${table}_changed_insert AFTER INSERT ON main.${table}
-BEGIN ${mark(`NEW.${left}`)} ${mark(`NEW.${right}`)} END;
-CREATE TEMP TRIGGER IF NOT EXISTS ${table}_changed_delete AFTER DELETE ON main.${table}
-BEGIN ${mark(`OLD.${left}`)} ${mark(`OLD.${right}`)} END;`;
+  return [
+    markTrigger(`${table}_left_insert`, `AFTER INSERT ON main.${table}`, `NEW.${left}`),
+    markTrigger(`${table}_right_insert`, `AFTER INSERT ON main.${table}`, `NEW.${right}`),
+    markTrigger(`${table}_left_delete`, `AFTER DELETE ON main.${table}`, `OLD.${left}`),
+    markTrigger(`${table}_right_delete`, `AFTER DELETE ON main.${table}`, `OLD.${right}`),
+  ].join("");
 }
 
 const TRIGGERS = `
 CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_insert AFTER INSERT ON main.tickets
 BEGIN
   INSERT INTO temp.changed_tickets VALUES (NEW.id, 0, 1);
-  ${mark("NEW.parent_ticket_id")}
 END;
+${markTrigger("tickets_changed_insert_parent", "AFTER INSERT ON main.tickets", "NEW.parent_ticket_id")}
 CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_update
 AFTER UPDATE OF ${TICKET_FIELDS.join(", ")} ON main.tickets
 WHEN ${differs(TICKET_FIELDS)}
 BEGIN
-  ${mark("NEW.id")}
-  ${note("SELECT NEW.id AS ticket_id, OLD.board_id AS board_id WHERE OLD.board_id <> NEW.board_id")}
+  ${markOne("NEW.id")}
 END;
+CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_board
+AFTER UPDATE OF board_id ON main.tickets WHEN OLD.board_id <> NEW.board_id
+BEGIN ${markLeft("NEW.id", "OLD.board_id")} END;
 CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_relation_fields
 AFTER UPDATE OF ${RELATION_FIELDS.join(", ")} ON main.tickets
 WHEN ${differs(RELATION_FIELDS)}
 BEGIN ${markAll(neighbours("NEW.id"))} END;
-CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_parent
-AFTER UPDATE OF parent_ticket_id ON main.tickets
-WHEN OLD.parent_ticket_id IS NOT NEW.parent_ticket_id
-BEGIN
-  ${mark("OLD.parent_ticket_id")}
-  ${mark("NEW.parent_ticket_id")}
-END;
+${markTrigger("tickets_changed_old_parent", "AFTER UPDATE OF parent_ticket_id ON main.tickets", "OLD.parent_ticket_id")}
+${markTrigger("tickets_changed_new_parent", "AFTER UPDATE OF parent_ticket_id ON main.tickets", "NEW.parent_ticket_id")}
 CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_delete AFTER DELETE ON main.tickets
-BEGIN
-  ${note("SELECT OLD.id AS ticket_id, OLD.board_id AS board_id")}
-  ${mark("OLD.parent_ticket_id")}
-END;
+BEGIN ${markLeft("OLD.id", "OLD.board_id")} END;
+${markTrigger("tickets_changed_delete_parent", "AFTER DELETE ON main.tickets", "OLD.parent_ticket_id")}
 ${perTicketTriggers("ticket_texts")}
 ${perTicketTriggers("comments")}
 ${perTicketTriggers("ticket_tags")}
