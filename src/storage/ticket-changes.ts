@@ -90,11 +90,16 @@ CREATE TEMP TRIGGER IF NOT EXISTS ${name} ${event}
 WHEN ${ticket} IS NOT NULL AND NOT ${noted(ticket)}
 BEGIN ${markOne(ticket)} END;`;
 
-/** Triggers on a table whose rows belong to one ticket (column `ticket_id`, never changed). */
-function perTicketTriggers(table: string): string {
+/**
+ * Triggers on a table whose rows belong to one ticket (column `ticket_id`, never changed).
+ * `updates: false` for a table whose updates the Ticket does not show (a tag link's reason).
+ */
+function perTicketTriggers(table: string, updates = true): string {
   return [
     markTrigger(`${table}_changed_insert`, `AFTER INSERT ON main.${table}`, "NEW.ticket_id"),
-    markTrigger(`${table}_changed_update`, `AFTER UPDATE ON main.${table}`, "NEW.ticket_id"),
+    updates
+      ? markTrigger(`${table}_changed_update`, `AFTER UPDATE ON main.${table}`, "NEW.ticket_id")
+      : "",
     markTrigger(`${table}_changed_delete`, `AFTER DELETE ON main.${table}`, "OLD.ticket_id"),
   ].join("");
 }
@@ -135,7 +140,7 @@ BEGIN ${markLeft("OLD.id", "OLD.board_id")} END;
 ${markTrigger("tickets_changed_delete_parent", "AFTER DELETE ON main.tickets", "OLD.parent_ticket_id")}
 ${perTicketTriggers("ticket_texts")}
 ${perTicketTriggers("comments")}
-${perTicketTriggers("ticket_tags")}
+${perTicketTriggers("ticket_tags", false)}
 ${perTicketTriggers("external_references")}
 ${perTicketTriggers("remote_links")}
 ${perTicketTriggers("ticket_claims")}

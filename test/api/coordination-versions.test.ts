@@ -99,6 +99,13 @@ describe("version", () => {
     assert.equal(await versionOf(ticket.id), 4);
     assert.equal((await api.patch(`/api/boards/${board.boardId}`, { name: "New" })).status, 200);
     assert.equal(await versionOf(ticket.id), 5, "ref shows the board name");
+    // What the Ticket does not show leaves the version alone: a ticket event, the reason of a
+    // tag already attached.
+    const event = { source: "ci", kind: "build", title: "green" };
+    assert.equal((await api.post(`/api/tickets/${ticket.id}/events`, event)).status, 201);
+    const reason = await api.post(`/api/tickets/${ticket.id}/tags/${tag.id}`, { reason: "why" });
+    assert.equal(reason.status, 200, reason.text);
+    assert.equal(await versionOf(ticket.id), 5);
   });
 
   test("GET answers a strong ETag that follows the version, and 304 for a current one", async () => {
