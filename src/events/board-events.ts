@@ -13,6 +13,11 @@ export interface BoardEvent {
   boardId: number;
   event: BoardEventName;
   sentAt: string;
+  /**
+   * The tickets the change touched (created, changed, deleted, moved in or out, or showing a
+   * changed neighbour); absent on a catch-up message, which means "refetch everything".
+   */
+  ticketIds?: number[];
 }
 
 export type BoardListener = (event: BoardEvent) => void;
@@ -45,12 +50,13 @@ export class BoardEventBus {
     };
   }
 
-  publish(boardId: number, event: BoardEventName): void {
+  publish(boardId: number, event: BoardEventName, ticketIds: number[] = []): void {
     const message: BoardEvent = {
       id: ++this.lastId,
       boardId,
       event,
       sentAt: new Date().toISOString(),
+      ticketIds,
     };
     if (event === "board_deleted") this.lastIdByBoard.delete(boardId);
     else this.lastIdByBoard.set(boardId, message.id);

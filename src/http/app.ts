@@ -2,7 +2,9 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import type { Services } from "../domain/services.js";
 import { installJsonBodyParsing } from "./body-parsing.js";
+import { installConditionalGets } from "./conditional-requests.js";
 import { installErrorHandling } from "./errors.js";
+import { installIdempotencyKeys } from "./idempotency-keys.js";
 import { installLocalGuard } from "./local-guard.js";
 import { installOpenApi, openApiDocumentRoute } from "./openapi.js";
 import { activityRoutes } from "./routes/activity.js";
@@ -19,6 +21,7 @@ import { type ServiceInfo, serviceRoutes } from "./routes/service.js";
 import { tagReasonRoutes } from "./routes/tag-reasons.js";
 import { tagRoutes } from "./routes/tags.js";
 import { ticketBulkRoutes } from "./routes/ticket-bulk.js";
+import { ticketClaimRoutes } from "./routes/ticket-claims.js";
 import { ticketEventRoutes } from "./routes/ticket-events.js";
 import { ticketRoutes } from "./routes/tickets.js";
 import { namedSchemas } from "./schemas/index.js";
@@ -56,6 +59,9 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   installStreamAfterResponse(app);
   installJsonBodyParsing(app);
   installErrorHandling(app);
+  // Coordination (CONTRACT.md §13): ETag/304 on GETs, Idempotency-Key on create endpoints.
+  installConditionalGets(app);
+  installIdempotencyKeys(app, options.services.idempotency);
 
   app.setValidatorCompiler(createValidatorCompiler(namedSchemas));
   for (const schema of namedSchemas) app.addSchema(schema);
@@ -69,6 +75,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   tagRoutes(app, services.tags);
   ticketRoutes(app, services);
   ticketBulkRoutes(app, services);
+  ticketClaimRoutes(app, services);
   commentRoutes(app, services.comments);
   activityRoutes(app, services.activity);
   ticketEventRoutes(app, services.ticketEvents);

@@ -20,6 +20,8 @@ export interface TicketRow {
   position: number;
   createdAt: string;
   updatedAt: string;
+  /** CONTRACT.md §13; raised by storage/ticket-changes.ts. */
+  version: number;
 }
 
 /** A ticket's own columns including its bodies. */
@@ -67,6 +69,7 @@ interface SqlRow {
   position: number;
   created_at: string;
   updated_at: string;
+  version: number;
 }
 
 interface SqlRecord extends SqlRow {
@@ -86,6 +89,7 @@ const toRow = (row: SqlRow): TicketRow => ({
   position: row.position,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  version: row.version,
 });
 
 type RawRow = [
@@ -100,6 +104,7 @@ type RawRow = [
   number,
   string,
   string,
+  number,
 ];
 
 /** A raw row of ROW_COLUMNS (arrays allocate less than objects in lists of thousands). */
@@ -115,6 +120,7 @@ const fromRaw = (row: RawRow): TicketRow => ({
   position: row[8],
   createdAt: row[9],
   updatedAt: row[10],
+  version: row[11],
 });
 
 const toRecord = (row: SqlRecord): TicketRecord => ({
@@ -124,7 +130,7 @@ const toRecord = (row: SqlRecord): TicketRecord => ({
 });
 
 const ROW_COLUMNS = `t.id, t.board_id, t.lane_id, t.parent_ticket_id, t.title, t.is_resolved,
-  t.is_archived, t.priority, t.position, t.created_at, t.updated_at`;
+  t.is_archived, t.priority, t.position, t.created_at, t.updated_at, t.version`;
 const RECORD_COLUMNS = `${ROW_COLUMNS}, x.body_markdown, x.body_html`;
 const WITH_TEXT = "JOIN ticket_texts x ON x.ticket_id = t.id";
 

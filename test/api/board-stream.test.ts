@@ -69,7 +69,12 @@ describe("board change stream", () => {
     await expectMessageCount(client, 1);
     const [message] = client.messages;
     assert.match(message?.id ?? "", /^\d+$/);
-    assert.deepEqual(Object.keys(message?.data).sort(), ["boardId", "event", "sentAt"]);
+    assert.deepEqual(Object.keys(message?.data).sort(), [
+      "boardId",
+      "event",
+      "sentAt",
+      "ticketIds",
+    ]);
     assert.equal(message?.data.boardId, boardId);
     assert.equal(message?.data.event, "board_updated");
     assert.ok(Date.parse(message?.data.sentAt) >= before - 1000);

@@ -2,6 +2,7 @@ import type { Db } from "../database.js";
 import { initialSchema } from "./001-initial.js";
 import { idsNeverReused } from "./002-ids-never-reused.js";
 import { boardPositionsContiguous } from "./003-board-positions.js";
+import { coordinationSchema } from "./004-coordination.js";
 import { rerenderMarkdown } from "./006-rerender-markdown.js";
 
 /**
@@ -27,5 +28,6 @@ export const migrations: readonly Migration[] = [
   initialSchema,
   idsNeverReused,
   boardPositionsContiguous,
+  coordinationSchema,
   rerenderMarkdown,
 ];
