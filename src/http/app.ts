@@ -5,6 +5,7 @@ import { installJsonBodyParsing } from "./body-parsing.js";
 import { installErrorHandling } from "./errors.js";
 import { installLocalGuard } from "./local-guard.js";
 import { installOpenApi, openApiDocumentRoute } from "./openapi.js";
+import { DEFAULT_BODY_LIMIT, IMPORT_BODY_LIMIT } from "./request-limits.js";
 import { activityRoutes } from "./routes/activity.js";
 import { boardEventRoutes } from "./routes/board-events.js";
 import { boardTransferRoutes } from "./routes/board-transfer.js";
@@ -23,9 +24,6 @@ import { ticketRoutes } from "./routes/tickets.js";
 import { namedSchemas } from "./schemas/index.js";
 import type { TackApp } from "./types.js";
 import { createValidatorCompiler } from "./validation.js";
-
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 
 export interface AppOptions {
   services: Services;

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { BODY_MAX } from "../../domain/names.js";
 import { BoardRef, LaneRef, TagColor, TagRef } from "./boards.js";
-import { FreeObject, Id, Nullable, Timestamp } from "./common.js";
+import { FreeObject, FreeObjectInput, Id, Nullable, Timestamp } from "./common.js";
 import { ReferenceKind } from "./external-references.js";
 import { TicketEventRef } from "./ticket-records.js";
 import { Priority, TicketExternalReference } from "./tickets.js";
@@ -126,7 +126,7 @@ const ImportedTicket = Type.Object({
       Type.Object({
         tagId: Id,
         reason: Type.Optional(Nullable(Type.String())),
-        details: Type.Optional(Nullable(FreeObject)),
+        details: Type.Optional(Nullable(FreeObjectInput)),
         reasonCommentId: Type.Optional(Nullable(Id)),
         attachedAt: Type.Optional(Nullable(Timestamp)),
         updatedAt: Type.Optional(Nullable(Timestamp)),
@@ -143,7 +143,7 @@ const ImportedTicket = Type.Object({
         summary: Type.Optional(Nullable(Type.String())),
         severity: Type.Optional(Nullable(Type.String())),
         icon: Type.Optional(Nullable(Type.String())),
-        data: Type.Optional(FreeObject),
+        data: Type.Optional(FreeObjectInput),
         createdAt: Type.Optional(Timestamp),
       }),
       { maxItems: MANY },
