@@ -24,7 +24,7 @@ const tag = await createTag(api, shell.board.id, "reasoned");
 
 /** An object nesting exactly `levels` levels, alternating objects and arrays. */
 function nested(levels: number): Record<string, unknown> {
-  let value: unknown = { leaf: "[{ not structure }]\\\"" };
+  let value: unknown = { leaf: '[{ not structure }]\\"' };
   for (let level = 2; level <= levels; level += 1) {
     // The outermost level is an object; below it objects and arrays alternate.
     value = (levels - level) % 2 === 1 ? [value] : { [`l${level}`]: value };
