@@ -2,6 +2,7 @@ import type { ServeConfig } from "./config.js";
 import { createServices } from "./domain/services.js";
 import { BoardEventBus } from "./events/board-events.js";
 import { buildApp } from "./http/app.js";
+import type { ServerTimeouts } from "./http/request-limits.js";
 import type { TackApp } from "./http/types.js";
 import { packageInfo } from "./package-info.js";
 import { CredentialConfigError, loadCredentials } from "./providers/credentials.js";
@@ -19,6 +20,8 @@ export interface RunningServer {
 export interface ServerOptions {
   /** Where log lines go (default stdout); tests capture them to prove no token is ever logged. */
   logStream?: NodeJS.WritableStream;
+  /** Limits against slow clients; tests shorten them (defaults in http/request-limits.ts). */
+  timeouts?: ServerTimeouts;
 }
 
 /** Opens the database, builds the app and listens. Failures are StartupErrors with one-line messages. */
@@ -45,6 +48,7 @@ export async function startServer(
       remoteProviders: () =>
         REMOTE_PROVIDER_IDS.map((id) => ({ id, hasCredential: credentials.hasCredential(id) })),
     },
+    timeouts: options.timeouts,
     logger:
       config.logLevel === "silent"
         ? false

@@ -23,3 +23,31 @@ export const BODY_MAX_DEPTH = 64;
 
 /** The Ajv keyword that carries FREE_OBJECT_MAX_DEPTH on request schemas. */
 export const MAX_DEPTH_KEYWORD = "x-max-depth";
+
+/**
+ * Time limits against slow or stalled clients (Node's http server): the headers must arrive
+ * within HEADERS_TIMEOUT_MS and the whole request (a 64 MiB import included) within
+ * REQUEST_TIMEOUT_MS, else 408; an idle keep-alive connection is closed after
+ * KEEP_ALIVE_TIMEOUT_MS. Responses are not limited: board streams stay open.
+ */
+export const HEADERS_TIMEOUT_MS = 20_000;
+export const REQUEST_TIMEOUT_MS = 120_000;
+export const KEEP_ALIVE_TIMEOUT_MS = 10_000;
+
+/** Request line and headers together, in bytes (Node's default); beyond, 431. */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+export interface ServerTimeouts {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  /** How often Node checks connections against the first two (tests make it short). */
+  checkIntervalMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  headersTimeoutMs: HEADERS_TIMEOUT_MS,
+  requestTimeoutMs: REQUEST_TIMEOUT_MS,
+  keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
+  checkIntervalMs: 1000,
+};
