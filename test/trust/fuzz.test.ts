@@ -311,9 +311,14 @@ test(`${requests} generated hostile requests to every route: no 5xx, {error} bod
         if (method !== "HEAD") {
           assert.match(answer.contentType, /^application\/json/, where);
           const parsed = JSON.parse(answer.text);
-          assert.deepEqual(Object.keys(parsed), ["error"], `${where}: ${answer.text}`);
-          assert.ok(typeof parsed.error === "string" && parsed.error.length > 0, where);
-          assert.doesNotMatch(parsed.error, /\n|SQLITE|sqlite|\(\S+:\d+:\d+\)/, where);
+          // The interface's one exception: a failed remote diagnostic is a 400 with its result.
+          const diagnostic =
+            method === "POST" && path.startsWith("/api/remote-diagnostics") && "status" in parsed;
+          if (!diagnostic) {
+            assert.deepEqual(Object.keys(parsed), ["error"], `${where}: ${answer.text}`);
+            assert.ok(typeof parsed.error === "string" && parsed.error.length > 0, where);
+            assert.doesNotMatch(parsed.error, /\n|SQLITE|sqlite|\(\S+:\d+:\d+\)/, where);
+          }
         }
         assert.equal(
           dataVersion(),
