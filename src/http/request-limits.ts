@@ -51,3 +51,11 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
   keepAliveTimeoutMs: KEEP_ALIVE_TIMEOUT_MS,
   checkIntervalMs: 1000,
 };
+
+/** Open board event streams, per board and in all (each holds a socket); beyond, 429. */
+export const MAX_STREAMS_PER_BOARD = 64;
+export const MAX_STREAMS = 512;
+
+/** Board import: tickets per document, and comments per ticket (far above real boards). */
+export const MAX_IMPORT_TICKETS = 100_000;
+export const MAX_IMPORT_COMMENTS_PER_TICKET = 10_000;

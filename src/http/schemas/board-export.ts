@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { BODY_MAX } from "../../domain/names.js";
+import { MAX_IMPORT_COMMENTS_PER_TICKET, MAX_IMPORT_TICKETS } from "../request-limits.js";
 import { BoardRef, LaneRef, TagColor, TagRef } from "./boards.js";
 import { FreeObject, FreeObjectInput, Id, Nullable, Timestamp } from "./common.js";
 import { ReferenceKind } from "./external-references.js";
@@ -98,7 +99,7 @@ const ImportedTicket = Type.Object({
         bodyMarkdown: Type.String(),
         createdAt: Type.Optional(Timestamp),
       }),
-      { maxItems: MANY },
+      { maxItems: MAX_IMPORT_COMMENTS_PER_TICKET },
     ),
   ),
   blockerIds: Type.Optional(Nullable(Type.Array(Id, { maxItems: MANY }))),
@@ -163,7 +164,7 @@ export const BoardImport = Type.Object(
         { maxItems: MANY },
       ),
     ),
-    tickets: Type.Optional(Type.Array(ImportedTicket, { maxItems: MANY })),
+    tickets: Type.Optional(Type.Array(ImportedTicket, { maxItems: MAX_IMPORT_TICKETS })),
   },
   {
     $id: "BoardImport",
