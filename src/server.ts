@@ -52,7 +52,12 @@ export async function startServer(
     logger:
       config.logLevel === "silent"
         ? false
-        : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+        : {
+            level: config.logLevel,
+            // Should any log line ever carry request headers, credentials in them are masked.
+            redact: { paths: REDACTED_HEADERS, censor: "[redacted]" },
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
   });
 
   try {
@@ -81,6 +86,16 @@ export async function startServer(
     },
   };
 }
+
+/** Authorization-like request headers, wherever a log line would include them. */
+const REDACTED_HEADERS = [
+  "authorization",
+  "cookie",
+  "proxy-authorization",
+  "private-token",
+  "x-api-key",
+  "x-redmine-api-key",
+].flatMap((name) => [`req.headers["${name}"]`, `headers["${name}"]`]);
 
 function loadCredentialsOrFail(env: NodeJS.ProcessEnv) {
   try {
