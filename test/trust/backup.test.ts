@@ -157,31 +157,26 @@ describe("restore refusals", () => {
     const before = dumpDatabase(target);
     const text = join(folder, "notes.txt");
     writeFileSync(text, "not a database at all ".repeat(100));
-    assertRefused(
-      await runCli(["restore", text, "--db", target, "--force"]),
-      /not a tack database/,
-    );
     const otherSqlite = join(folder, "other.sqlite");
     const other = new Database(otherSqlite);
     other.exec("CREATE TABLE notes (x)");
     other.close();
-    assertRefused(
-      await runCli(["restore", otherSqlite, "--db", target, "--force"]),
-      /other\.sqlite is not a tack database$/,
-    );
     const newer = join(folder, "newer.sqlite");
     assert.equal((await runCli(["backup", newer, "--db", target])).code, 0);
     const db = new Database(newer);
     db.pragma("user_version = 999");
     db.close();
-    assertRefused(
-      await runCli(["restore", newer, "--db", target, "--force"]),
-      /from a newer tack \(schema version 999; this tack supports \d+\)/,
-    );
-    assertRefused(
-      await runCli(["restore", join(folder, "missing.sqlite"), "--db", target]),
-      /no backup file/,
-    );
+    // Independent refusals, side by side (each is a process start).
+    const [notSqlite, notTack, fromNewer, missing] = await Promise.all([
+      runCli(["restore", text, "--db", target, "--force"]),
+      runCli(["restore", otherSqlite, "--db", target, "--force"]),
+      runCli(["restore", newer, "--db", target, "--force"]),
+      runCli(["restore", join(folder, "missing.sqlite"), "--db", target]),
+    ]);
+    assertRefused(notSqlite, /not a tack database/);
+    assertRefused(notTack, /other\.sqlite is not a tack database$/);
+    assertRefused(fromNewer, /from a newer tack \(schema version 999; this tack supports \d+\)/);
+    assertRefused(missing, /no backup file/);
     assert.deepEqual(dumpDatabase(target), before);
   });
 
@@ -265,39 +260,14 @@ describe("rolling backups of tack serve", () => {
 
   test("an interval without a folder, or a bad interval, stops the start with one line", async () => {
     const db = join(folder, "flags.sqlite");
-    assertRefused(
-      await runCli(["serve", "--port", "0", "--db", db, "--backup-every", "1h"]),
-      /--backup-every needs --backup-dir/,
-    );
-    assertRefused(
-      await runCli([
-        "serve",
-        "--port",
-        "0",
-        "--db",
-        db,
-        "--backup-dir",
-        folder,
-        "--backup-every",
-        "soon",
-      ]),
-      /invalid backup interval soon/,
-    );
-    assertRefused(
-      await runCli([
-        "serve",
-        "--port",
-        "0",
-        "--db",
-        db,
-        "--backup-dir",
-        folder,
-        "--backup-every",
-        "1h",
-        "--backup-keep",
-        "0",
-      ]),
-      /invalid --backup-keep 0/,
-    );
+    const serve = ["serve", "--port", "0", "--db", db];
+    const [noFolder, badInterval, badKeep] = await Promise.all([
+      runCli([...serve, "--backup-every", "1h"]),
+      runCli([...serve, "--backup-dir", folder, "--backup-every", "soon"]),
+      runCli([...serve, "--backup-dir", folder, "--backup-every", "1h", "--backup-keep", "0"]),
+    ]);
+    assertRefused(noFolder, /--backup-every needs --backup-dir/);
+    assertRefused(badInterval, /invalid backup interval soon/);
+    assertRefused(badKeep, /invalid --backup-keep 0/);
   });
 });
