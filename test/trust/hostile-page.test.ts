@@ -91,7 +91,7 @@ let browser: Browser;
 let tackResponses: Response[] = [];
 
 before(async () => {
-  hostile = createServer((request, response) => {
+  hostile = createServer((_request, response) => {
     response.setHeader("content-type", "text/html");
     response.end(attackPage(tack.url, secret.board.id));
   });
