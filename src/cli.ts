@@ -3,6 +3,8 @@
 // generation (V8's default is 16) makes a board import of thousands of tickets spend about a
 // third less time collecting garbage (docs/performance.md). test/process.test.ts keeps them equal.
 import { Command, Option } from "commander";
+import { addBackupScheduleOptions, backupCommands } from "./backup/backup-commands.js";
+import { type BackupFlags, resolveBackupSchedule } from "./backup/backup-schedule.js";
 import { resolveServeConfig, type ServeFlags } from "./config.js";
 import { packageInfo } from "./package-info.js";
 import { StartupError } from "./storage/database.js";
@@ -12,7 +14,7 @@ const program = new Command()
   .description("A local kanban service for one developer and their AI agents.")
   .version(packageInfo.version);
 
-program
+const serve = program
   .command("serve")
   .description("Serve the HTTP API (and the web UI) on a loopback address.")
   .addOption(new Option("--host <host>", "address to listen on").env("HOST").default("127.0.0.1"))
@@ -43,7 +45,7 @@ program
       .env("TACK_LOG_LEVEL")
       .default("warn"),
   )
-  .action(async (flags: ServeFlags) => {
+  .action(async (flags: ServeFlags & BackupFlags) => {
     try {
       const { config, warnings } = resolveServeConfig({
         ...flags,
@@ -51,10 +53,14 @@ program
           typeof flags.allowedHost === "string" ? [flags.allowedHost] : flags.allowedHost,
       });
       for (const warning of warnings) console.error(warning);
+      const backupSchedule = resolveBackupSchedule(flags);
       // Loaded here so `tack --help` does not pay for the whole server.
       const { startServer } = await import("./server.js");
       const server = await startServer(config);
+      const { startRollingBackups } = await import("./backup/rolling-backups.js");
+      const backups = backupSchedule && startRollingBackups(backupSchedule, config.dbFile);
       const shutdown = async () => {
+        await backups?.stop();
         await server.close();
         process.exit(0);
       };
@@ -71,6 +77,10 @@ program
       fail(error);
     }
   });
+
+// Backups (src/backup/): the rolling-backup options of serve, `tack backup` and `tack restore`.
+addBackupScheduleOptions(serve);
+for (const command of backupCommands()) program.addCommand(command);
 
 function fail(error: unknown): never {
   if (error instanceof StartupError) {

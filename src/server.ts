@@ -3,6 +3,7 @@ import { renderMarkdown } from "./domain/markdown.js";
 import { createServices } from "./domain/services.js";
 import { BoardEventBus } from "./events/board-events.js";
 import { buildApp } from "./http/app.js";
+import type { ServerTimeouts } from "./http/request-limits.js";
 import type { TackApp } from "./http/types.js";
 import { packageInfo } from "./package-info.js";
 import { CredentialConfigError, loadCredentials } from "./providers/credentials.js";
@@ -20,6 +21,8 @@ export interface RunningServer {
 export interface ServerOptions {
   /** Where log lines go (default stdout); tests capture them to prove no token is ever logged. */
   logStream?: NodeJS.WritableStream;
+  /** Limits against slow clients; tests shorten them (defaults in http/request-limits.ts). */
+  timeouts?: ServerTimeouts;
 }
 
 /** Opens the database, builds the app and listens. Failures are StartupErrors with one-line messages. */
@@ -46,10 +49,16 @@ export async function startServer(
       remoteProviders: () =>
         REMOTE_PROVIDER_IDS.map((id) => ({ id, hasCredential: credentials.hasCredential(id) })),
     },
+    timeouts: options.timeouts,
     logger:
       config.logLevel === "silent"
         ? false
-        : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+        : {
+            level: config.logLevel,
+            // Should any log line ever carry request headers, credentials in them are masked.
+            redact: { paths: REDACTED_HEADERS, censor: "[redacted]" },
+            ...(options.logStream ? { stream: options.logStream } : {}),
+          },
   });
 
   try {
@@ -78,6 +87,16 @@ export async function startServer(
     },
   };
 }
+
+/** Authorization-like request headers, wherever a log line would include them. */
+const REDACTED_HEADERS = [
+  "authorization",
+  "cookie",
+  "proxy-authorization",
+  "private-token",
+  "x-api-key",
+  "x-redmine-api-key",
+].flatMap((name) => [`req.headers["${name}"]`, `headers["${name}"]`]);
 
 function loadCredentialsOrFail(env: NodeJS.ProcessEnv) {
   try {

@@ -2,11 +2,19 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import type { Services } from "../domain/services.js";
 import { installJsonBodyParsing } from "./body-parsing.js";
+import { answerClientError, answerFrameworkError } from "./client-errors.js";
 import { installConditionalGets } from "./conditional-requests.js";
 import { installErrorHandling } from "./errors.js";
 import { installIdempotencyKeys } from "./idempotency-keys.js";
 import { installLocalGuard } from "./local-guard.js";
 import { installOpenApi, openApiDocumentRoute } from "./openapi.js";
+import {
+  DEFAULT_BODY_LIMIT,
+  DEFAULT_TIMEOUTS,
+  IMPORT_BODY_LIMIT,
+  MAX_HEADER_BYTES,
+  type ServerTimeouts,
+} from "./request-limits.js";
 import { activityRoutes } from "./routes/activity.js";
 import { boardEventRoutes } from "./routes/board-events.js";
 import { boardTransferRoutes } from "./routes/board-transfer.js";
@@ -29,9 +37,6 @@ import { installStreamAfterResponse } from "./stream-after-response.js";
 import type { TackApp } from "./types.js";
 import { createValidatorCompiler } from "./validation.js";
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
-export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
-
 export interface AppOptions {
   services: Services;
   info: ServiceInfo;
@@ -39,6 +44,8 @@ export interface AppOptions {
   logger: FastifyServerOptions["logger"];
   /** Interval of `: ping` lines on board streams; defaults to 15 s. */
   streamPingIntervalMs?: number;
+  /** Limits against slow clients (request-limits.ts); tests shorten them. */
+  timeouts?: ServerTimeouts;
 }
 
 /**
@@ -53,6 +60,8 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
     // Long-lived SSE streams must not block shutdown: close() ends idle keep-alive sockets and
     // the stream module ends its own responses.
     forceCloseConnections: "idle",
+    // Limits against slow clients and oversized headers (request-limits.ts, client-errors.ts).
+    ...serverLimits(options.timeouts ?? DEFAULT_TIMEOUTS),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installLocalGuard(app, options.allowedHosts);
@@ -90,4 +99,18 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   openApiDocumentRoute(app);
 
   return app;
+}
+
+function serverLimits(timeouts: ServerTimeouts) {
+  return {
+    requestTimeout: timeouts.requestTimeoutMs,
+    keepAliveTimeout: timeouts.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: timeouts.headersTimeoutMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+      maxHeaderSize: MAX_HEADER_BYTES,
+    },
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
+  };
 }

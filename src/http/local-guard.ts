@@ -1,12 +1,17 @@
 import { isIP } from "node:net";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 
 /**
- * tack has no login, so the browser must never let another site drive it.
+ * tack has no login, so the browser must never let another site drive or read it.
  * - DNS rebinding: a hostile name resolving to 127.0.0.1 still carries its own name in `Host`.
  *   Only loopback names (and hosts the user allowed explicitly) are served.
- * - Cross-site requests: a state-changing request from a browser carries `Origin`; it must be
- *   tack's own. Clients that send no Origin (curl, scripts, agents) are unaffected.
+ * - Other web pages: a request a browser sends on behalf of another origin carries a foreign
+ *   `Origin`, or `Sec-Fetch-Site: cross-site` / `same-site` (a page on another local port is
+ *   same-site). Such requests are refused whatever their method: writes, reads and the event
+ *   stream alike. The one exception is a top-level navigation to a UI page (a link from a remote
+ *   issue to `/tickets/42` must open); the page's own requests are then same-origin.
+ * - Clients that send neither header (curl, scripts, agents) are unaffected, and so is tack's own
+ *   UI (`Sec-Fetch-Site: same-origin`, `Origin` equal to tack's own).
  * Refusals are 403 with the usual error body.
  */
 export function installLocalGuard(app: FastifyInstance, allowedHosts: readonly string[]): void {
@@ -18,20 +23,34 @@ export function installLocalGuard(app: FastifyInstance, allowedHosts: readonly s
     if (hostname === undefined || !(isLoopbackName(hostname) || allowed.has(hostname))) {
       return reply.code(403).send({ error: "host not allowed" });
     }
-    if (SAFE_METHODS.has(request.method)) return;
-    const origin = request.headers.origin;
-    if (origin !== undefined) {
-      if (origin.toLowerCase() !== `http://${host}`) {
-        return reply.code(403).send({ error: "cross-origin request refused" });
-      }
-    } else if (request.headers["sec-fetch-site"] === "cross-site") {
-      // Browsers that omit Origin still label cross-site requests with Fetch Metadata.
+    if (isFromAnotherSite(request, host as string) && !isPageNavigation(request)) {
       return reply.code(403).send({ error: "cross-origin request refused" });
     }
   });
 }
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Sent by a browser on behalf of a page that is not tack's own origin. */
+function isFromAnotherSite(request: FastifyRequest, host: string): boolean {
+  const origin = request.headers.origin;
+  // `Origin: null` (sandboxed frames, file: pages, some redirects) is foreign too.
+  if (origin !== undefined && origin.toLowerCase() !== `http://${host}`) return true;
+  const site = request.headers["sec-fetch-site"];
+  return site === "cross-site" || site === "same-site";
+}
+
+/**
+ * A top-level navigation (a followed link, a typed address) to a page of the UI: GET or HEAD of
+ * a path outside `/api`, in the tab itself, not in a frame, image or script of the other page.
+ */
+function isPageNavigation(request: FastifyRequest): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  if (request.headers["sec-fetch-mode"] !== "navigate") return false;
+  const destination = request.headers["sec-fetch-dest"];
+  if (destination !== undefined && destination !== "document") return false;
+  // The matched route, not the raw URL, so `/%61pi/boards` cannot pass for a page.
+  const path = request.routeOptions.url ?? request.url.split("?")[0] ?? "";
+  return path !== "/api" && !path.startsWith("/api/");
+}
 
 /** `example.com:3000` → `example.com`; `[::1]:3000` → `::1`. */
 function hostnameOf(host: string): string | undefined {

@@ -2,6 +2,8 @@ import type { TSchema } from "@sinclair/typebox";
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
+import { nestingDepthAtMost } from "./json-depth.js";
+import { FREE_OBJECT_MAX_DEPTH, MAX_DEPTH_KEYWORD } from "./request-limits.js";
 
 /**
  * Request validation, shared by every route.
@@ -41,6 +43,12 @@ export function createValidatorCompiler(namedSchemas: TSchema[]): FastifySchemaC
 
 function withSchemas(ajv: Ajv, schemas: TSchema[]): Ajv {
   addFormats.default(ajv);
+  ajv.addKeyword({
+    keyword: MAX_DEPTH_KEYWORD,
+    type: ["object", "array"],
+    schemaType: "number",
+    validate: (limit: number, data: unknown) => nestingDepthAtMost(data, limit),
+  });
   for (const schema of schemas) ajv.addSchema(schema);
   return ajv;
 }
@@ -103,6 +111,8 @@ export function describeValidationError(errors: ErrorObject[], part: string): st
       return `${subject} has an invalid format`;
     case "format":
       return `${subject} must be a valid ${params.format}`;
+    case MAX_DEPTH_KEYWORD:
+      return `${subject} is nested more than ${FREE_OBJECT_MAX_DEPTH} levels deep`;
     case "anyOf":
     case "oneOf":
       return `${subject} has an invalid value`;

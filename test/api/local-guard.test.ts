@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { request } from "node:http";
 import { describe, test } from "node:test";
 import { assertError, createBoard, snapshot } from "../helpers/factories.js";
 import { type RawRequest, rawRequest } from "../helpers/raw-http.js";
@@ -159,16 +160,7 @@ describe("Origin of state-changing requests (cross-site requests)", () => {
     assert.deepEqual(await snapshot(api), before);
   });
 
-  test("serves reads with a foreign Origin but grants no CORS access", async () => {
-    const response = await send({
-      path: "/api/boards",
-      headers: { origin: "http://evil.example" },
-    });
-    assert.equal(response.status, 200);
-    assert.ok(Array.isArray(response.body.boards));
-    for (const name of Object.keys(response.headers)) {
-      assert.doesNotMatch(name, /^access-control-/, `unexpected CORS header ${name}`);
-    }
+  test("grants no CORS access, also to a preflight", async () => {
     const preflight = await send({
       method: "OPTIONS",
       path: "/api/boards",
@@ -178,8 +170,104 @@ describe("Origin of state-changing requests (cross-site requests)", () => {
         "access-control-request-headers": "content-type",
       },
     });
+    assertError(preflight, 403, "cross-origin request refused");
     for (const name of Object.keys(preflight.headers)) {
       assert.doesNotMatch(name, /^access-control-/, `unexpected CORS header ${name}`);
     }
+  });
+});
+
+describe("reads and the event stream from other web origins", () => {
+  const readPaths = [
+    "/api/boards",
+    `/api/boards/${board.id}`,
+    `/api/boards/${board.id}/tickets`,
+    `/api/boards/${board.id}/export`,
+    "/api/meta",
+    "/api/health",
+    "/api/openapi.json",
+    "/%61pi/boards", // percent-encoded: still the API
+  ];
+  const foreign: Record<string, string>[] = [
+    { origin: "http://evil.example" },
+    { origin: `http://127.0.0.1:${Number(port) + 1}` },
+    { origin: "null" },
+    { "sec-fetch-site": "cross-site" },
+    { "sec-fetch-site": "same-site" }, // a page on another local port
+    { "sec-fetch-site": "same-site", "sec-fetch-mode": "cors", "sec-fetch-dest": "empty" },
+    { "sec-fetch-site": "cross-site", "sec-fetch-mode": "no-cors", "sec-fetch-dest": "image" },
+    { "sec-fetch-site": "cross-site", "sec-fetch-mode": "no-cors", "sec-fetch-dest": "script" },
+    // A navigation to the API itself, or a UI page loaded into another site's frame.
+    { "sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" },
+  ];
+
+  test("refuses every read with a foreign Origin or cross-site/same-site Fetch Metadata", async () => {
+    for (const path of readPaths) {
+      for (const headers of foreign) {
+        const response = await send({ path, headers });
+        assertError(response, 403, "cross-origin request refused");
+        for (const name of Object.keys(response.headers)) {
+          assert.doesNotMatch(name, /^access-control-/, `unexpected CORS header ${name}`);
+        }
+      }
+    }
+  });
+
+  test("refuses to open the event stream for another origin", async () => {
+    for (const headers of foreign) {
+      const response = await send({
+        path: `/api/boards/${board.id}/events`,
+        headers: { accept: "text/event-stream", ...headers },
+      });
+      assertError(response, 403, "cross-origin request refused");
+    }
+  });
+
+  test("lets a link from another site open a UI page (top-level navigation), not in a frame", async () => {
+    const navigation = {
+      "sec-fetch-site": "cross-site",
+      "sec-fetch-mode": "navigate",
+      "sec-fetch-user": "?1",
+    };
+    for (const path of ["/tickets/42", `/boards/${board.id}`, "/"]) {
+      const extras: Record<string, string>[] = [{ "sec-fetch-dest": "document" }, {}];
+      for (const extra of extras) {
+        const response = await send({ path, headers: { ...navigation, ...extra } });
+        assert.notEqual(response.status, 403, `${path}: ${response.text}`);
+      }
+      for (const dest of ["iframe", "frame", "embed", "object"]) {
+        const framed = await send({ path, headers: { ...navigation, "sec-fetch-dest": dest } });
+        assertError(framed, 403, "cross-origin request refused");
+      }
+      const posted = await send({ method: "POST", path, headers: navigation });
+      assertError(posted, 403, "cross-origin request refused");
+    }
+  });
+
+  test("serves reads and the stream to tack's own pages and to clients without browser headers", async () => {
+    const own: Record<string, string>[] = [
+      {},
+      { origin: `http://127.0.0.1:${port}` },
+      { "sec-fetch-site": "same-origin", "sec-fetch-mode": "cors", "sec-fetch-dest": "empty" },
+      { origin: `http://127.0.0.1:${port}`, "sec-fetch-site": "same-origin" },
+      { "sec-fetch-site": "none", "sec-fetch-mode": "navigate" }, // typed in the address bar
+    ];
+    for (const headers of own) {
+      const response = await send({ path: "/api/boards", headers });
+      assert.equal(response.status, 200, JSON.stringify(headers));
+      assert.ok(Array.isArray(response.body.boards));
+    }
+    const stream = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        `${api.url}/api/boards/${board.id}/events`,
+        { headers: { origin: `http://127.0.0.1:${port}`, "sec-fetch-site": "same-origin" } },
+        (res) => {
+          resolve(res.statusCode ?? 0);
+          res.destroy();
+        },
+      );
+      req.on("error", reject).end();
+    });
+    assert.equal(stream, 200);
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after } from "node:test";
+import type { ServerTimeouts } from "../../src/http/request-limits.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 
 export interface ApiResponse<T = any> {
@@ -36,6 +37,8 @@ export interface TestServerOptions {
   allowedHosts?: string[];
   /** Environment for credential configuration (remote tracking); defaults to none. */
   env?: Record<string, string | undefined>;
+  /** Shorter limits against slow clients (test/trust/limits.test.ts). */
+  timeouts?: ServerTimeouts;
 }
 
 /**
@@ -54,6 +57,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       logLevel: "silent",
     },
     options.env ?? {},
+    { timeouts: options.timeouts },
   );
   const request = async (
     method: string,

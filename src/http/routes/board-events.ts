@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { BoardService } from "../../domain/boards/boards.js";
 import type { BoardEventBus } from "../../events/board-events.js";
 import { type BoardStreamOptions, BoardStreams } from "../../events/board-stream.js";
+import { MAX_STREAMS, MAX_STREAMS_PER_BOARD } from "../request-limits.js";
 import { BoardIdParams, errors } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
@@ -13,6 +14,7 @@ export function boardEventRoutes(
   options: BoardStreamOptions = {},
 ): BoardStreams {
   const streams = new BoardStreams(bus, options);
+  const streamLimits = new StreamLimits();
   // Open streams never finish by themselves; end them so close() (and the process) can finish.
   app.addHook("preClose", async () => streams.closeAll());
 
@@ -39,16 +41,46 @@ export function boardEventRoutes(
             description: "text/event-stream",
             content: { "text/event-stream": { schema: Type.String() } },
           },
-          ...errors(400, 404),
+          ...errors(400, 404, 429),
         },
       },
     },
     async (request, reply) => {
-      boards.require(request.params.boardId);
+      const { boardId } = request.params;
+      boards.require(boardId);
+      // Each stream holds a socket: a runaway page or script must not exhaust them.
+      const limit = streamLimits.refusal(boardId);
+      if (limit) return reply.code(429).send({ error: limit });
       reply.hijack();
-      streams.attach(request.params.boardId, reply.raw, request.headers["last-event-id"]);
+      streamLimits.opened(boardId, reply.raw);
+      streams.attach(boardId, reply.raw, request.headers["last-event-id"]);
     },
   );
 
   return streams;
+}
+
+/** Counts open streams per board and in all (MAX_STREAMS_PER_BOARD, MAX_STREAMS). */
+class StreamLimits {
+  private total = 0;
+  private readonly perBoard = new Map<number, number>();
+
+  refusal(boardId: number): string | undefined {
+    if ((this.perBoard.get(boardId) ?? 0) >= MAX_STREAMS_PER_BOARD) {
+      return `too many open event streams for this board (at most ${MAX_STREAMS_PER_BOARD})`;
+    }
+    if (this.total >= MAX_STREAMS) return `too many open event streams (at most ${MAX_STREAMS})`;
+    return undefined;
+  }
+
+  opened(boardId: number, response: NodeJS.EventEmitter): void {
+    this.total += 1;
+    this.perBoard.set(boardId, (this.perBoard.get(boardId) ?? 0) + 1);
+    response.once("close", () => {
+      this.total -= 1;
+      const left = (this.perBoard.get(boardId) ?? 1) - 1;
+      if (left === 0) this.perBoard.delete(boardId);
+      else this.perBoard.set(boardId, left);
+    });
+  }
 }

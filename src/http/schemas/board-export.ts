@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { BODY_MAX } from "../../domain/names.js";
+import { MAX_IMPORT_COMMENTS_PER_TICKET, MAX_IMPORT_TICKETS } from "../request-limits.js";
 import { BoardRef, LaneRef, TagColor, TagRef } from "./boards.js";
-import { FreeObject, Id, Nullable, Timestamp } from "./common.js";
+import { FreeObject, FreeObjectInput, Id, Nullable, Timestamp } from "./common.js";
 import { ReferenceKind } from "./external-references.js";
 import { TicketEventRef } from "./ticket-records.js";
 import { Priority, TicketExternalReference } from "./tickets.js";
@@ -98,7 +99,7 @@ const ImportedTicket = Type.Object({
         bodyMarkdown: Type.String(),
         createdAt: Type.Optional(Timestamp),
       }),
-      { maxItems: MANY },
+      { maxItems: MAX_IMPORT_COMMENTS_PER_TICKET },
     ),
   ),
   blockerIds: Type.Optional(Nullable(Type.Array(Id, { maxItems: MANY }))),
@@ -126,7 +127,7 @@ const ImportedTicket = Type.Object({
       Type.Object({
         tagId: Id,
         reason: Type.Optional(Nullable(Type.String())),
-        details: Type.Optional(Nullable(FreeObject)),
+        details: Type.Optional(Nullable(FreeObjectInput)),
         reasonCommentId: Type.Optional(Nullable(Id)),
         attachedAt: Type.Optional(Nullable(Timestamp)),
         updatedAt: Type.Optional(Nullable(Timestamp)),
@@ -143,7 +144,7 @@ const ImportedTicket = Type.Object({
         summary: Type.Optional(Nullable(Type.String())),
         severity: Type.Optional(Nullable(Type.String())),
         icon: Type.Optional(Nullable(Type.String())),
-        data: Type.Optional(FreeObject),
+        data: Type.Optional(FreeObjectInput),
         createdAt: Type.Optional(Timestamp),
       }),
       { maxItems: MANY },
@@ -163,7 +164,7 @@ export const BoardImport = Type.Object(
         { maxItems: MANY },
       ),
     ),
-    tickets: Type.Optional(Type.Array(ImportedTicket, { maxItems: MANY })),
+    tickets: Type.Optional(Type.Array(ImportedTicket, { maxItems: MAX_IMPORT_TICKETS })),
   },
   {
     $id: "BoardImport",

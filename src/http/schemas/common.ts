@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { FREE_OBJECT_MAX_DEPTH, MAX_DEPTH_KEYWORD } from "../request-limits.js";
 
 /**
  * `T | null` written as a JSON-schema type list rather than anyOf: validation errors then name
@@ -38,5 +39,15 @@ export const TagIdParams = Type.Object({ tagId: Id });
 export const TicketIdParams = Type.Object({ ticketId: Id });
 export const CommentIdParams = Type.Object({ commentId: Id });
 
-/** A free-form JSON object (details, data). */
+/** A free-form JSON object (details, data), as answered. */
 export const FreeObject = Type.Object({}, { additionalProperties: true });
+
+/** A free-form JSON object in a request: nested at most FREE_OBJECT_MAX_DEPTH levels. */
+export const FreeObjectInput = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    [MAX_DEPTH_KEYWORD]: FREE_OBJECT_MAX_DEPTH,
+    description: `Any JSON object nested at most ${FREE_OBJECT_MAX_DEPTH} levels (itself included).`,
+  },
+);

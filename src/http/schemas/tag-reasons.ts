@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { FreeObject, Id, Nullable, Timestamp } from "./common.js";
+import { FreeObject, FreeObjectInput, Id, Nullable, Timestamp } from "./common.js";
 
 const TagByName = Type.Unsafe<{ id: number; boardId: number; name: string; color: string }>(
   Type.Ref("Tag"),
@@ -20,7 +20,7 @@ export const TicketTagReason = Type.Object(
 export const TicketTagReasonSetBody = Type.Object(
   {
     reason: Type.Optional(Nullable(Type.String({ description: "Trimmed; blank means null." }))),
-    details: Type.Optional(Nullable(FreeObject)),
+    details: Type.Optional(Nullable(FreeObjectInput)),
     reasonCommentId: Type.Optional(
       Nullable(Type.Integer({ minimum: 1, description: "A comment of the same ticket." })),
     ),

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { FreeObject, Id, Nullable, Timestamp } from "./common.js";
+import { FreeObject, FreeObjectInput, Id, Nullable, Timestamp } from "./common.js";
 
 // Records kept beside a ticket: comment bodies, the activity history and ticket events.
 // Naming strings are plain strings here; trimming and length limits live in the domain
@@ -51,7 +51,7 @@ export const TicketEventCreateBody = Type.Object(
     summary: Type.Optional(Nullable(Type.String({ description: "Blank means null." }))),
     severity: Type.Optional(Nullable(Type.String({ description: "Blank means null." }))),
     icon: Type.Optional(Nullable(Type.String({ description: "Blank means null." }))),
-    data: Type.Optional(FreeObject),
+    data: Type.Optional(FreeObjectInput),
   },
   { $id: "TicketEventCreateBody" },
 );

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { after, test } from "node:test";
+import { startServer } from "../../src/server.js";
+import { ALL_TOKENS, credentialsEnv, TOKENS } from "../api/remote-fixtures.js";
+
+/**
+ * Credentials a client sends in authorization-like headers, and the configured provider tokens,
+ * never reach a log line, at info level (which logs every request) or at trace, nor an answer.
+ * test/api/remote-secrets.test.ts drives the remote flows (import, refresh, push, diagnostics,
+ * export) against the fake providers with the same check.
+ */
+
+const folder = mkdtempSync(join(tmpdir(), "tack-secrets-trust-"));
+after(() => rmSync(folder, { recursive: true, force: true }));
+const CLIENT_SECRET = "clientSecretHeaderValue0099";
+
+for (const logLevel of ["info", "trace"]) {
+  test(`at ${logLevel} level, no log line or answer carries a token or an authorization header`, async () => {
+    const lines: string[] = [];
+    const logStream = new PassThrough();
+    logStream.setEncoding("utf8").on("data", (chunk: string) => lines.push(chunk));
+    const server = await startServer(
+      {
+        host: "127.0.0.1",
+        port: 0,
+        dbFile: join(folder, `${logLevel}.sqlite`),
+        allowedHosts: [],
+        logLevel,
+      },
+      credentialsEnv({ "github:*": TOKENS.github, "redmine:*": TOKENS.redmine }),
+      { logStream },
+    );
+    const answers: string[] = [];
+    try {
+      const headers = {
+        authorization: `Bearer ${CLIENT_SECRET}`,
+        cookie: `session=${CLIENT_SECRET}`,
+        "private-token": CLIENT_SECRET,
+        "x-api-key": CLIENT_SECRET,
+        "x-redmine-api-key": CLIENT_SECRET,
+      };
+      const requests: [string, string, unknown?][] = [
+        ["GET", "/api/boards"],
+        ["POST", "/api/boards", { name: "b" }],
+        ["POST", "/api/boards", { name: 5 }],
+        ["GET", "/api/nowhere"],
+        ["GET", "/api/meta"],
+        ["GET", "/api/remote-diagnostics"],
+        ["POST", "/api/remote-diagnostics", { provider: "github" }],
+        ["GET", "/api/boards/1/export"],
+        [
+          "POST",
+          "/api/boards/1/remote-import",
+          { url: "https://github.com/o/r/issues/1", laneId: 1 },
+        ],
+      ];
+      for (const [method, path, body] of requests) {
+        const response = await fetch(server.url + path, {
+          method,
+          headers: {
+            ...headers,
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        answers.push(
+          `${response.status} ${JSON.stringify([...response.headers])} ${await response.text()}`,
+        );
+      }
+    } finally {
+      await server.close();
+    }
+    const logs = lines.join("");
+    assert.ok(logs.includes("/api/boards"), "requests are logged at this level");
+    for (const secret of [...ALL_TOKENS, CLIENT_SECRET]) {
+      assert.ok(!logs.includes(secret), `${secret} in the log`);
+      for (const answer of answers) assert.ok(!answer.includes(secret), `${secret} in ${answer}`);
+    }
+  });
+}
