@@ -22,6 +22,7 @@ import { ticketEventRoutes } from "./routes/ticket-events.js";
 import { ticketRoutes } from "./routes/tickets.js";
 import { namedSchemas } from "./schemas/index.js";
 import type { TackApp } from "./types.js";
+import { uiAssetRoutes } from "./ui-assets.js";
 import { createValidatorCompiler } from "./validation.js";
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -34,6 +35,8 @@ export interface AppOptions {
   logger: FastifyServerOptions["logger"];
   /** Interval of `: ping` lines on board streams; defaults to 15 s. */
   streamPingIntervalMs?: number;
+  /** Folder of the built web UI; defaults to `dist/ui` of this package. */
+  uiDir?: string;
 }
 
 /**
@@ -77,6 +80,8 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
     pingIntervalMs: options.streamPingIntervalMs,
   });
   openApiDocumentRoute(app);
+  // The web UI (outside /api): index.html for its client routes, hashed assets.
+  uiAssetRoutes(app, options.uiDir);
 
   return app;
 }
