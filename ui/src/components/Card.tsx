@@ -82,7 +82,7 @@ export const Card = memo(function Card(props: CardProps) {
           ))}
           {props.blockedBy > 0 && (
             <span class="badge badge-warn" title={`Blocked by ${props.blockedBy} open ticket(s)`}>
-              ⛔ blocked
+              ⊘ Blocked
             </span>
           )}
           {ticket.parentTicketId !== null && (

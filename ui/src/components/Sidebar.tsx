@@ -221,6 +221,8 @@ function BoardList() {
                 title="Alt+↑/↓ reorders, F2 renames"
                 onClick={(event) => {
                   event.preventDefault();
+                  if (window.matchMedia("(max-width: 700px)").matches)
+                    sidebarCollapsed.value = true;
                   const remembered = rememberedView(entry.id);
                   navigate(boardUrl(entry.id, remembered.view, remembered.search));
                 }}

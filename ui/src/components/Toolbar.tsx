@@ -8,7 +8,7 @@ import {
   type Status,
   setFilters,
 } from "../filters";
-import { theme } from "../prefs";
+import { sidebarCollapsed, theme } from "../prefs";
 import { boardUrl, navigate, route } from "../router";
 import { board, lanes, meta, streamState, tags } from "../store";
 import { PRIORITIES } from "../types";
@@ -21,6 +21,7 @@ export function Toolbar() {
   const value = filters.value;
   const [q, setQ] = useState(value.q);
   const typing = useRef(false);
+  const [folded, setFolded] = useState(true);
   useEffect(() => {
     if (!typing.current) setQ(value.q);
   }, [value.q]);
@@ -39,6 +40,15 @@ export function Toolbar() {
   return (
     <div class="toolbar">
       <div class="toolbar-row">
+        <button
+          type="button"
+          class="icon-button narrow-only"
+          aria-label="Boards and tags"
+          title="Boards and tags"
+          onClick={() => (sidebarCollapsed.value = false)}
+        >
+          ☰
+        </button>
         <h1 class="board-name">{board.value.name}</h1>
         <span
           class={`live live-${streamState.value}`}
@@ -91,7 +101,7 @@ export function Toolbar() {
         </button>
         <button
           type="button"
-          class="icon-button"
+          class="icon-button wide-only"
           title="Keyboard shortcuts (?)"
           aria-label="Keyboard shortcuts"
           onClick={() => (overlay.value = { kind: "help" })}
@@ -99,7 +109,7 @@ export function Toolbar() {
           ?
         </button>
       </div>
-      <div class="toolbar-row filters" role="search">
+      <div class={`toolbar-row filters${folded ? " is-folded" : ""}`} role="search">
         <input
           id={SEARCH_ID}
           class="search"
@@ -175,6 +185,14 @@ export function Toolbar() {
           <option value="resolved">Resolved</option>
           <option value="archived">Archived</option>
         </select>
+        <button
+          type="button"
+          class="button filters-toggle"
+          aria-expanded={!folded}
+          onClick={() => setFolded(!folded)}
+        >
+          Filters{filtersActive.value ? " •" : ""}
+        </button>
         {filtersActive.value && (
           <button
             type="button"
