@@ -45,6 +45,10 @@ function newestUnder(folder: string): number {
 }
 
 let shared: Promise<Browser> | undefined;
+// Registered when the test file loads, so it runs once at the end of the whole file.
+after(async () => {
+  if (shared) await (await shared).close();
+});
 
 /** The file's one browser, closed when the file ends. */
 export function browser(): Promise<Browser> {
@@ -54,7 +58,6 @@ export function browser(): Promise<Browser> {
       executablePath: CHROMIUM,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
     });
-    after(() => launched.close());
     return launched;
   })();
   return shared;
@@ -65,6 +68,8 @@ export interface PageOptions {
   height?: number;
   colorScheme?: "light" | "dark";
   hasTouch?: boolean;
+  /** Runs on the new context before the page loads (e.g. to cut the event stream). */
+  prepare?: (context: BrowserContext) => Promise<void>;
 }
 
 /** A fresh context (own localStorage) and page; errors on the page fail loudly. */
@@ -78,6 +83,7 @@ export async function openPage(
     hasTouch: options.hasTouch ?? false,
     isMobile: options.hasTouch ?? false,
   });
+  await options.prepare?.(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(String(error)));

@@ -79,7 +79,8 @@ export function rememberedView(id: number): { view: "kanban" | "list"; search: s
 
 effect(() => {
   const current = route.value;
-  if (current.name !== "board") return;
+  // Only once the board is open: a bare /boards/{id} first gets its remembered filters back.
+  if (current.name !== "board" || boardId.value !== current.boardId) return;
   remember(`tack.board.${current.boardId}`, {
     view: current.view,
     search: query.value.toString(),

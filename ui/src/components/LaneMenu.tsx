@@ -76,7 +76,9 @@ export function LaneMenu({ lane }: { lane: Lane }) {
             renaming.value = false;
           }
         }}
-        onBlur={(event) => void rename((event.target as HTMLInputElement).value)}
+        onBlur={(event) => {
+          if (renaming.value) void rename((event.target as HTMLInputElement).value);
+        }}
       />
     );
   }

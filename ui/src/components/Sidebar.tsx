@@ -210,7 +210,10 @@ function BoardList() {
                     void rename(entry, (event.target as HTMLInputElement).value);
                   if (event.key === "Escape") renamingId.value = null;
                 }}
-                onBlur={(event) => void rename(entry, (event.target as HTMLInputElement).value)}
+                onBlur={(event) => {
+                  if (renamingId.value === entry.id)
+                    void rename(entry, (event.target as HTMLInputElement).value);
+                }}
               />
             ) : (
               <a
@@ -273,7 +276,9 @@ function BoardList() {
             if (event.key === "Enter") void create((event.target as HTMLInputElement).value);
             if (event.key === "Escape") creating.value = false;
           }}
-          onBlur={(event) => void create((event.target as HTMLInputElement).value)}
+          onBlur={(event) => {
+            if (creating.value) void create((event.target as HTMLInputElement).value);
+          }}
         />
       )}
     </div>
@@ -404,7 +409,9 @@ function TagList() {
             if (event.key === "Enter") void create((event.target as HTMLInputElement).value);
             if (event.key === "Escape") creating.value = false;
           }}
-          onBlur={(event) => void create((event.target as HTMLInputElement).value)}
+          onBlur={(event) => {
+            if (creating.value) void create((event.target as HTMLInputElement).value);
+          }}
         />
       )}
     </div>

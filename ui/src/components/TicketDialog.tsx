@@ -217,7 +217,9 @@ export function TicketDialog(props: { ticketId: number }) {
                   editingTitle.value = false;
                 }
               }}
-              onBlur={(event) => void saveTitle((event.target as HTMLInputElement).value)}
+              onBlur={(event) => {
+                if (editingTitle.value) void saveTitle((event.target as HTMLInputElement).value);
+              }}
             />
           ) : (
             <h2 class="ticket-title">
