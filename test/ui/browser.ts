@@ -69,7 +69,7 @@ export interface PageOptions {
   colorScheme?: "light" | "dark";
   hasTouch?: boolean;
   /** Runs on the new context before the page loads (e.g. to cut the event stream). */
-  prepare?: (context: BrowserContext) => Promise<void>;
+  prepare?: (context: BrowserContext) => Promise<unknown>;
 }
 
 /** A fresh context (own localStorage) and page; errors on the page fail loudly. */
