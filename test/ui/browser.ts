@@ -44,6 +44,9 @@ function newestUnder(folder: string): number {
   return newest;
 }
 
+// At import, before the test file starts its server: tack reads the built files when it starts.
+ensureUiBuilt();
+
 let shared: Promise<Browser> | undefined;
 // Registered when the test file loads, so it runs once at the end of the whole file.
 after(async () => {
@@ -53,7 +56,6 @@ after(async () => {
 /** The file's one browser, closed when the file ends. */
 export function browser(): Promise<Browser> {
   shared ??= (async () => {
-    ensureUiBuilt();
     const launched = await chromium.launch({
       executablePath: CHROMIUM,
       args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],

@@ -17,7 +17,11 @@ const api = await startTestServer({
 const seeded = await seedDemoBoard(api, "Dialog");
 const ticketId = seeded.epicId;
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
+async function until<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + 8000;
   let value = await read();
   while (!ok(value)) {
@@ -34,7 +38,8 @@ describe("body", () => {
     const dialog = page.getByRole("dialog");
     await dialog.getByRole("tab", { name: "Write" }).click();
     const body = dialog.getByRole("textbox", { name: "Body (Markdown)" });
-    const markdown = "# Plan\n\nSome **bold** and `code`.\n\n- [ ] one\n- [x] two\n\n| a | b |\n|--:|---|\n| 1 | 2 |\n\n<script>alert(1)</script>\n";
+    const markdown =
+      "# Plan\n\nSome **bold** and `code`.\n\n- [ ] one\n- [x] two\n\n| a | b |\n|--:|---|\n| 1 | 2 |\n\n<script>alert(1)</script>\n";
     await body.fill(markdown);
     // Ctrl+B wraps the selection.
     await body.press("End");
@@ -63,9 +68,16 @@ describe("body", () => {
     }, saved.bodyHtml as string);
     assert.equal(previewHtml, serverHtml);
     await dialog.getByRole("tab", { name: "Preview" }).click();
-    await until(() => preview.innerHTML(), (html) => html === serverHtml, "server HTML shown");
+    await until(
+      () => preview.innerHTML(),
+      (html) => html === serverHtml,
+      "server HTML shown",
+    );
     // The draft is gone once the server confirmed it.
-    assert.equal(await page.evaluate((id) => localStorage.getItem(`tack.draft.${id}`), ticketId), null);
+    assert.equal(
+      await page.evaluate((id) => localStorage.getItem(`tack.draft.${id}`), ticketId),
+      null,
+    );
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -74,11 +86,16 @@ describe("body", () => {
     const { page, context } = await openPage(`${api.url}/tickets/${ticketId}`);
     const dialog = page.getByRole("dialog");
     await dialog.getByRole("tab", { name: "Write" }).click();
-    await dialog.getByRole("textbox", { name: "Body (Markdown)" }).fill("draft text that must not be lost");
+    await dialog
+      .getByRole("textbox", { name: "Body (Markdown)" })
+      .fill("draft text that must not be lost");
     await page.reload();
     await dialog.getByText("Restored your unsaved draft").waitFor();
     await dialog.getByRole("tab", { name: "Write" }).click();
-    assert.equal(await dialog.getByRole("textbox", { name: "Body (Markdown)" }).inputValue(), "draft text that must not be lost");
+    assert.equal(
+      await dialog.getByRole("textbox", { name: "Body (Markdown)" }).inputValue(),
+      "draft text that must not be lost",
+    );
     // Escape asks; dismissing keeps the dialog and the text.
     let asked = "";
     page.once("dialog", (question) => {
@@ -86,7 +103,11 @@ describe("body", () => {
       void question.dismiss();
     });
     await page.keyboard.press("Escape");
-    await until(async () => asked, (message) => message !== "", "asked before closing");
+    await until(
+      async () => asked,
+      (message) => message !== "",
+      "asked before closing",
+    );
     assert.match(asked, /unsaved text/);
     assert.equal(await page.getByRole("dialog").count(), 1);
     page.once("dialog", (question) => void question.accept());
@@ -104,9 +125,16 @@ describe("live", () => {
     await api.patch(`/api/tickets/${ticketId}`, { title: "Renamed by an agent", priority: 4 });
     await dialog.getByRole("heading", { name: "Renamed by an agent" }).waitFor();
     assert.equal(await dialog.getByRole("combobox", { name: "Priority" }).inputValue(), "4");
-    await page.locator(`#card-${ticketId}`, { hasText: "Renamed by an agent" }).waitFor({ state: "attached" });
+    await page
+      .locator(`#card-${ticketId}`, { hasText: "Renamed by an agent" })
+      .waitFor({ state: "attached" });
     // A new ticket from an agent shows up on the board behind the dialog.
-    const created = (await api.post(`/api/boards/${seeded.boardId}/tickets`, { laneId: seeded.lanes[0]?.id, title: "From an agent" })).body;
+    const created = (
+      await api.post(`/api/boards/${seeded.boardId}/tickets`, {
+        laneId: seeded.lanes[0]?.id,
+        title: "From an agent",
+      })
+    ).body;
     await page.locator(`#card-${created.id}`).waitFor({ state: "attached" });
     assert.deepEqual(errors, []);
     await context.close();
@@ -125,18 +153,30 @@ describe("live", () => {
     await dialog.locator(".diff-add", { hasText: "their edit" }).waitFor();
     // Saving mine over theirs is an explicit choice.
     await dialog.getByRole("button", { name: "Save mine over theirs" }).click();
-    await until(async () => (await api.get(`/api/tickets/${ticketId}`)).body.bodyMarkdown, (text) => text === "my careful edit", "mine saved");
+    await until(
+      async () => (await api.get(`/api/tickets/${ticketId}`)).body.bodyMarkdown,
+      (text) => text === "my careful edit",
+      "mine saved",
+    );
     await context.close();
   });
 });
 
 describe("remote import", () => {
   test("preview, import, and 'already imported' with a link", async () => {
-    gh.addIssue({ owner: "octo", repo: "hello", number: 7, title: "Printer on fire", body: "Steps: **smoke**" });
+    gh.addIssue({
+      owner: "octo",
+      repo: "hello",
+      number: 7,
+      title: "Printer on fire",
+      body: "Steps: **smoke**",
+    });
     const { page, context } = await openPage(`${api.url}/boards/${seeded.boardId}`);
     await page.getByRole("button", { name: "Import issue" }).click();
     const dialog = page.getByRole("dialog", { name: "Import a remote issue" });
-    await dialog.getByRole("textbox", { name: "Issue URL" }).fill(`${gh.instanceUrl}/octo/hello/issues/7`);
+    await dialog
+      .getByRole("textbox", { name: "Issue URL" })
+      .fill(`${gh.instanceUrl}/octo/hello/issues/7`);
     await dialog.getByRole("button", { name: "Preview" }).click();
     await dialog.getByText("Printer on fire").waitFor();
     await dialog.getByText("octo/hello#7").waitFor();
@@ -151,12 +191,19 @@ describe("remote import", () => {
 
     // Importing it again is refused before anything is created.
     await page.getByRole("button", { name: "Import issue" }).click();
-    await dialog.getByRole("textbox", { name: "Issue URL" }).fill(`${gh.instanceUrl}/octo/hello/issues/7`);
+    await dialog
+      .getByRole("textbox", { name: "Issue URL" })
+      .fill(`${gh.instanceUrl}/octo/hello/issues/7`);
     await dialog.getByRole("button", { name: "Preview" }).click();
     await dialog.getByText(/Already imported as/).waitFor();
-    assert.equal(await dialog.getByRole("button", { name: "Import", exact: true }).isDisabled(), true);
+    assert.equal(
+      await dialog.getByRole("button", { name: "Import", exact: true }).isDisabled(),
+      true,
+    );
     // Errors show inline.
-    await dialog.getByRole("textbox", { name: "Issue URL" }).fill(`${gh.instanceUrl}/octo/hello/issues/404`);
+    await dialog
+      .getByRole("textbox", { name: "Issue URL" })
+      .fill(`${gh.instanceUrl}/octo/hello/issues/404`);
     await dialog.getByRole("button", { name: "Preview" }).click();
     await dialog.getByRole("alert").waitFor();
     await context.close();

@@ -44,8 +44,8 @@ export function App() {
   // Route → data: which board to show (for /tickets/{id}, the ticket's own board behind it).
   useSignalEffect(() => {
     const current = route.value;
-    if (!ready.value) return;
     if (current.name === "home") {
+      if (!ready.value) return;
       const last = recall<number | null>("tack.lastBoard", null);
       const target = boards.value.find((entry) => entry.id === last) ?? boards.value[0];
       if (target) {

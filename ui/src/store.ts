@@ -54,7 +54,8 @@ let loadToken = 0;
 
 /** Loads a board's shell and every ticket summary (archived too: the status filter shows them). */
 export async function openBoard(id: number): Promise<void> {
-  if (boardId.value === id && board.value) return;
+  // peek(): callers run inside effects, which must not re-run when the board arrives.
+  if (boardId.peek() === id && (board.peek() || loading.peek())) return;
   const token = ++loadToken;
   batch(() => {
     boardId.value = id;

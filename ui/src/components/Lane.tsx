@@ -82,10 +82,10 @@ export function LaneColumn({ lane, view, onOpen }: Props) {
     }
   }
 
-  // Measure what is mounted; re-render only when an estimate was off.
+  // Measure what is mounted (long lanes only); re-render only when an estimate was off.
   useLayoutEffect(() => {
     const body = scroller.current;
-    if (!body) return;
+    if (!body || !virtual) return;
     let changed = false;
     for (const element of body.querySelectorAll<HTMLElement>("[data-ticket-id]")) {
       const id = Number(element.dataset.ticketId);
@@ -95,7 +95,7 @@ export function LaneColumn({ lane, view, onOpen }: Props) {
         changed = true;
       }
     }
-    if (changed && virtual) setMeasured((count) => count + 1);
+    if (changed) setMeasured((count) => count + 1);
   });
 
   useLayoutEffect(() => {
