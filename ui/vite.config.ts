@@ -7,6 +7,17 @@ export default defineConfig({
   base: "/",
   publicDir: "public",
   oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
+  // `npm run dev:ui`: the API of a tack started beside it (`npm start`). The proxy drops Origin,
+  // which tack's cross-origin guard would otherwise refuse (the dev server is another origin).
+  server: {
+    proxy: {
+      "/api": {
+        target: "http://127.0.0.1:3000",
+        changeOrigin: true,
+        configure: (proxy) => proxy.on("proxyReq", (request) => request.removeHeader("origin")),
+      },
+    },
+  },
   build: {
     outDir: fileURLToPath(new URL("../dist/ui", import.meta.url)),
     emptyOutDir: true,

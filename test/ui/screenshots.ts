@@ -13,8 +13,15 @@ const { boardId, lanes } = await seedDemoBoard(api);
 await api.post("/api/boards", { name: "Personal" });
 await api.post("/api/boards", { name: "Release 0.2" });
 const detailed = 6;
-await api.post(`/api/tickets/${detailed}/comments`, { bodyMarkdown: "Measured: 5,000 cards scroll at 60 fps once lanes are windowed." });
-await api.post(`/api/tickets/${detailed}/events`, { source: "agent", kind: "run", title: "benchmark finished", summary: "p50 first card 0.4 s" });
+await api.post(`/api/tickets/${detailed}/comments`, {
+  bodyMarkdown: "Measured: 5,000 cards scroll at 60 fps once lanes are windowed.",
+});
+await api.post(`/api/tickets/${detailed}/events`, {
+  source: "agent",
+  kind: "run",
+  title: "benchmark finished",
+  summary: "p50 first card 0.4 s",
+});
 void lanes;
 
 const shots: [string, PageOptions, string][] = [
@@ -24,7 +31,11 @@ const shots: [string, PageOptions, string][] = [
   ["ticket-light", { width: 1440, height: 900 }, `/tickets/${detailed}`],
   ["ticket-dark", { width: 1440, height: 900, colorScheme: "dark" }, `/tickets/${detailed}`],
   ["phone", { width: 390, height: 844, hasTouch: true }, `/boards/${boardId}`],
-  ["phone-dark", { width: 390, height: 844, hasTouch: true, colorScheme: "dark" }, `/boards/${boardId}`],
+  [
+    "phone-dark",
+    { width: 390, height: 844, hasTouch: true, colorScheme: "dark" },
+    `/boards/${boardId}`,
+  ],
   ["ticket-phone", { width: 390, height: 844, hasTouch: true }, `/tickets/${detailed}`],
 ];
 for (const [name, options, path] of shots) {

@@ -147,7 +147,14 @@ export function LaneColumn({ lane, view, onOpen }: Props) {
   for (const index of mounted) {
     const start = offsets[index] as number;
     if (virtual && start > cursor) {
-      children.push(<div key={`gap-${index}`} class="lane-gap" ref={sizeTo(start - cursor)} />);
+      children.push(
+        <div
+          key={`gap-${index}`}
+          class="lane-gap"
+          aria-hidden="true"
+          ref={sizeTo(start - cursor)}
+        />,
+      );
     }
     const entry = entries[index] as Entry;
     if (entry.kind === "drop") {
@@ -179,7 +186,9 @@ export function LaneColumn({ lane, view, onOpen }: Props) {
     cursor = start + heightOf(entry) + GAP;
   }
   if (virtual && total > cursor) {
-    children.push(<div key="gap-end" class="lane-gap" ref={sizeTo(total - cursor)} />);
+    children.push(
+      <div key="gap-end" class="lane-gap" aria-hidden="true" ref={sizeTo(total - cursor)} />,
+    );
   }
 
   const expanded = expandedLanes.value.has(lane.id);
@@ -220,15 +229,16 @@ export function LaneColumn({ lane, view, onOpen }: Props) {
           }}
         />
       )}
-      <div
-        class="lane-body"
-        ref={scroller}
-        role="list"
-        aria-label={`${lane.name} tickets`}
-        data-lane-scroller="1"
-        onScroll={onScroll}
-      >
-        {children}
+      <div class="lane-body" ref={scroller} data-lane-scroller="1" onScroll={onScroll}>
+        {children.length > 0 && (
+          <div
+            class="lane-list"
+            role={view.shown.length > 0 ? "list" : undefined}
+            aria-label={`${lane.name} tickets`}
+          >
+            {children}
+          </div>
+        )}
         {view.shown.length === 0 && !dragState && addingLaneId.value !== lane.id && (
           <button type="button" class="lane-empty" onClick={() => (addingLaneId.value = lane.id)}>
             No tickets. Add one

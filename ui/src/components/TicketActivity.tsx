@@ -1,6 +1,7 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { api, errorMessage } from "../api";
+import { labelTaskCheckboxes } from "../markdown-html";
 import { remoteChange } from "../store";
 import { toast } from "../toasts";
 import type { ActivityEntry, Comment, Ticket, TicketEvent } from "../types";
@@ -181,7 +182,10 @@ export function TicketActivity(props: { ticket: Ticket; onChanged: () => void })
                   </div>
                 </div>
               ) : (
-                <div class="markdown" dangerouslySetInnerHTML={{ __html: comment.bodyHtml }} />
+                <div
+                  class="markdown"
+                  dangerouslySetInnerHTML={{ __html: labelTaskCheckboxes(comment.bodyHtml) }}
+                />
               )}
               {comment.sync.status === "push_failed" && comment.sync.lastError && (
                 <p class="form-error">{comment.sync.lastError}</p>

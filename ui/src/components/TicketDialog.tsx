@@ -4,6 +4,7 @@ import { ApiError, api, errorMessage, requestWithHeaders } from "../api";
 import { overlay } from "../board-state";
 import { diffLines } from "../diff";
 import { handleEditorKey } from "../editor-keys";
+import { labelTaskCheckboxes } from "../markdown-html";
 import { closeTicket, consumeEditTitle } from "../navigation";
 import { recall, remember } from "../prefs";
 import { putTicket, remoteChange, removeTickets } from "../store";
@@ -295,7 +296,7 @@ export function TicketDialog(props: { ticketId: number }) {
               {tab.value === "remote" && current.remote ? (
                 <div
                   class="markdown"
-                  dangerouslySetInnerHTML={{ __html: current.remote.bodyHtml }}
+                  dangerouslySetInnerHTML={{ __html: labelTaskCheckboxes(current.remote.bodyHtml) }}
                 />
               ) : tab.value === "diff" && current.remote ? (
                 <DiffView before={current.remote.bodyMarkdown} after={body} />
@@ -357,10 +358,12 @@ export function TicketDialog(props: { ticketId: number }) {
                       title="Double-click to edit"
                       onDblClick={() => (mode.value = "write")}
                       dangerouslySetInnerHTML={{
-                        __html: dirty
-                          ? previewHtml.value
-                          : current.bodyHtml ||
-                            '<p class="muted">No description. Choose Write to add one.</p>',
+                        __html: labelTaskCheckboxes(
+                          dirty
+                            ? previewHtml.value
+                            : current.bodyHtml ||
+                                '<p class="muted">No description. Choose Write to add one.</p>',
+                        ),
                       }}
                     />
                   )}
