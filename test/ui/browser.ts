@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -12,26 +12,47 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 export const UI_DIR = join(root, "dist", "ui");
 export const CHROMIUM = process.env.TACK_CHROMIUM ?? "/usr/bin/chromium";
 
-/** Builds the UI when dist/ui is missing or older than a file under ui/. */
+/**
+ * Builds the UI when dist/ui is missing or older than a file under ui/. Test files run in
+ * parallel processes, so one builds while the others wait on a lock folder (mkdir is atomic).
+ */
 export function ensureUiBuilt(): void {
+  if (isFresh()) return;
+  const lock = join(root, "dist", ".ui-build-lock");
+  mkdirSync(join(root, "dist"), { recursive: true });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) rmSync(lock, { recursive: true, force: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    if (isFresh()) return;
+    execFileSync(
+      process.execPath,
+      [
+        join(root, "node_modules/vite/bin/vite.js"),
+        "build",
+        "--config",
+        "ui/vite.config.ts",
+        "--logLevel",
+        "warn",
+      ],
+      { cwd: root, stdio: "inherit" },
+    );
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function isFresh(): boolean {
   const index = join(UI_DIR, "index.html");
   const builtAt = existsSync(index) ? statSync(index).mtimeMs : 0;
-  if (builtAt > 0 && newestUnder(join(root, "ui")) <= builtAt) return;
-  execFileSync(
-    process.execPath,
-    [
-      join(root, "node_modules/vite/bin/vite.js"),
-      "build",
-      "--config",
-      "ui/vite.config.ts",
-      "--logLevel",
-      "warn",
-    ],
-    {
-      cwd: root,
-      stdio: "inherit",
-    },
-  );
+  return builtAt > 0 && newestUnder(join(root, "ui")) <= builtAt;
 }
 
 function newestUnder(folder: string): number {

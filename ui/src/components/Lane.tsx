@@ -230,14 +230,12 @@ export function LaneColumn({ lane, view, onOpen }: Props) {
         />
       )}
       <div class="lane-body" ref={scroller} data-lane-scroller="1" onScroll={onScroll}>
-        {children.length > 0 && (
-          <div
-            class="lane-list"
-            role={view.shown.length > 0 ? "list" : undefined}
-            aria-label={`${lane.name} tickets`}
-          >
+        {view.shown.length > 0 ? (
+          <div class="lane-list" role="list" aria-label={`${lane.name} tickets`}>
             {children}
           </div>
+        ) : (
+          children.length > 0 && <div class="lane-list">{children}</div>
         )}
         {view.shown.length === 0 && !dragState && addingLaneId.value !== lane.id && (
           <button type="button" class="lane-empty" onClick={() => (addingLaneId.value = lane.id)}>
