@@ -71,7 +71,7 @@ describe("body", () => {
     assert.equal(previewHtml, serverHtml);
     await dialog.getByRole("tab", { name: "Preview" }).click();
     await until(
-      () => preview.innerHTML(),
+      async () => unlabelled(await preview.innerHTML()),
       (html) => html === serverHtml,
       "server HTML shown",
     );
