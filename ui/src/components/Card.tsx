@@ -66,7 +66,7 @@ export const Card = memo(function Card(props: CardProps) {
           </span>
         )}
         <span class="card-spacer" />
-        <PriorityBadge priority={ticket.priority} compact />
+        {ticket.priority !== 2 && <PriorityBadge priority={ticket.priority} compact />}
       </div>
       <div class="card-title">{ticket.title}</div>
       {(ticket.tags.length > 0 ||
