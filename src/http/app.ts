@@ -35,6 +35,7 @@ import { ticketRoutes } from "./routes/tickets.js";
 import { namedSchemas } from "./schemas/index.js";
 import { installStreamAfterResponse } from "./stream-after-response.js";
 import type { TackApp } from "./types.js";
+import { uiAssetRoutes } from "./ui-assets.js";
 import { createValidatorCompiler } from "./validation.js";
 
 export interface AppOptions {
@@ -46,6 +47,8 @@ export interface AppOptions {
   streamPingIntervalMs?: number;
   /** Limits against slow clients (request-limits.ts); tests shorten them. */
   timeouts?: ServerTimeouts;
+  /** Folder of the built web UI; defaults to `dist/ui` of this package. */
+  uiDir?: string;
 }
 
 /**
@@ -97,6 +100,8 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
     pingIntervalMs: options.streamPingIntervalMs,
   });
   openApiDocumentRoute(app);
+  // The web UI (outside /api): index.html for its client routes, hashed assets.
+  uiAssetRoutes(app, options.uiDir);
 
   return app;
 }

@@ -1,0 +1,213 @@
+import assert from "node:assert/strict";
+import { after, describe, test } from "node:test";
+import { credentialsEnv, TOKENS } from "../api/remote-fixtures.js";
+import { type FakeGitHub, startFakeGitHub } from "../fakes/github.js";
+import { startTestServer } from "../helpers/server.js";
+import { openPage } from "./browser.js";
+import { seedDemoBoard } from "./seed.js";
+
+// The ticket dialog in a real browser: Markdown body editing, live changes from the API while
+// it is open (never overwriting a draft), and remote import against a fake GitHub.
+
+const gh: FakeGitHub = await startFakeGitHub({ token: TOKENS.github });
+after(() => gh.close());
+const api = await startTestServer({
+  env: credentialsEnv({ [`github:${gh.instanceUrl}`]: TOKENS.github }),
+});
+const seeded = await seedDemoBoard(api, "Dialog");
+const ticketId = seeded.epicId;
+
+async function until<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + 8000;
+  let value = await read();
+  while (!ok(value)) {
+    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
+}
+
+describe("body", () => {
+  test("write Markdown, preview it exactly as the server will store it, save with Ctrl+Enter", async () => {
+    const { page, context, errors } = await openPage(`${api.url}/tickets/${ticketId}`);
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("tab", { name: "Write" }).click();
+    const body = dialog.getByRole("textbox", { name: "Body (Markdown)" });
+    const markdown =
+      "# Plan\n\nSome **bold** and `code`.\n\n- [ ] one\n- [x] two\n\n| a | b |\n|--:|---|\n| 1 | 2 |\n\n<script>alert(1)</script>\n";
+    await body.fill(markdown);
+    // Ctrl+B wraps the selection.
+    await body.press("End");
+    await body.type("x");
+    await body.press("Shift+ArrowLeft");
+    await body.press("Control+b");
+    await dialog.getByRole("tab", { name: "Preview" }).click();
+    const preview = dialog.locator(".body-preview");
+    await preview.locator("h1", { hasText: "Plan" }).waitFor();
+    // The UI adds labels to task checkboxes for screen readers; compare without them.
+    const unlabelled = (html: string) => html.replace(/ aria-label="(done|to do)"/g, "");
+    const previewHtml = unlabelled(await preview.innerHTML());
+    assert.match(previewHtml, /<strong>bold<\/strong>/);
+    assert.match(previewHtml, /&lt;script&gt;/);
+    // Saved with Ctrl/Cmd+Enter from the editor.
+    await dialog.getByRole("tab", { name: "Write" }).click();
+    await body.press("Control+Enter");
+    const saved = await until(
+      async () => (await api.get(`/api/tickets/${ticketId}`)).body,
+      (ticket) => ticket.bodyMarkdown === `${markdown}**x**`,
+      "body saved",
+    );
+    // The preview was exactly the HTML the server stored (both as the DOM serializes them).
+    const serverHtml = await page.evaluate((html) => {
+      const element = document.createElement("div");
+      element.innerHTML = html;
+      return element.innerHTML;
+    }, saved.bodyHtml as string);
+    assert.equal(previewHtml, serverHtml);
+    await dialog.getByRole("tab", { name: "Preview" }).click();
+    await until(
+      async () => unlabelled(await preview.innerHTML()),
+      (html) => html === serverHtml,
+      "server HTML shown",
+    );
+    // The draft is gone once the server confirmed it.
+    assert.equal(
+      await page.evaluate((id) => localStorage.getItem(`tack.draft.${id}`), ticketId),
+      null,
+    );
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test("an unsaved draft survives a reload, and closing with it asks first", async () => {
+    const { page, context } = await openPage(`${api.url}/tickets/${ticketId}`);
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("tab", { name: "Write" }).click();
+    await dialog
+      .getByRole("textbox", { name: "Body (Markdown)" })
+      .fill("draft text that must not be lost");
+    await page.reload();
+    await dialog.getByText("Restored your unsaved draft").waitFor();
+    await dialog.getByRole("tab", { name: "Write" }).click();
+    assert.equal(
+      await dialog.getByRole("textbox", { name: "Body (Markdown)" }).inputValue(),
+      "draft text that must not be lost",
+    );
+    // Escape asks; dismissing keeps the dialog and the text.
+    let asked = "";
+    page.once("dialog", (question) => {
+      asked = question.message();
+      void question.dismiss();
+    });
+    await page.keyboard.press("Escape");
+    await until(
+      async () => asked,
+      (message) => message !== "",
+      "asked before closing",
+    );
+    assert.match(asked, /unsaved text/);
+    assert.equal(await page.getByRole("dialog").count(), 1);
+    page.once("dialog", (question) => void question.accept());
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+    await context.close();
+  });
+});
+
+describe("live", () => {
+  test("a change made through the API appears in the open dialog and on the board", async () => {
+    const { page, context, errors } = await openPage(`${api.url}/tickets/${ticketId}`);
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("heading", { level: 2 }).waitFor();
+    await api.patch(`/api/tickets/${ticketId}`, { title: "Renamed by an agent", priority: 4 });
+    await dialog.getByRole("heading", { name: "Renamed by an agent" }).waitFor();
+    assert.equal(await dialog.getByRole("combobox", { name: "Priority" }).inputValue(), "4");
+    await page
+      .locator(`#card-${ticketId}`, { hasText: "Renamed by an agent" })
+      .waitFor({ state: "attached" });
+    // A new ticket from an agent shows up on the board behind the dialog.
+    const created = (
+      await api.post(`/api/boards/${seeded.boardId}/tickets`, {
+        laneId: seeded.lanes[0]?.id,
+        title: "From an agent",
+      })
+    ).body;
+    await page.locator(`#card-${created.id}`).waitFor({ state: "attached" });
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test("when the open ticket's body changes elsewhere, the draft is kept and the change is shown", async () => {
+    const { page, context } = await openPage(`${api.url}/tickets/${ticketId}`);
+    const dialog = page.getByRole("dialog");
+    await dialog.getByRole("tab", { name: "Write" }).click();
+    const body = dialog.getByRole("textbox", { name: "Body (Markdown)" });
+    await body.fill("my careful edit");
+    await api.patch(`/api/tickets/${ticketId}`, { bodyMarkdown: "their edit" });
+    await dialog.getByText("This ticket changed elsewhere").waitFor();
+    assert.equal(await body.inputValue(), "my careful edit");
+    await dialog.getByText("What changed").click();
+    await dialog.locator(".diff-add", { hasText: "their edit" }).waitFor();
+    // Saving mine over theirs is an explicit choice.
+    await dialog.getByRole("button", { name: "Save mine over theirs" }).click();
+    await until(
+      async () => (await api.get(`/api/tickets/${ticketId}`)).body.bodyMarkdown,
+      (text) => text === "my careful edit",
+      "mine saved",
+    );
+    await context.close();
+  });
+});
+
+describe("remote import", () => {
+  test("preview, import, and 'already imported' with a link", async () => {
+    gh.addIssue({
+      owner: "octo",
+      repo: "hello",
+      number: 7,
+      title: "Printer on fire",
+      body: "Steps: **smoke**",
+    });
+    const { page, context } = await openPage(`${api.url}/boards/${seeded.boardId}`);
+    await page.getByRole("button", { name: "Import issue" }).click();
+    const dialog = page.getByRole("dialog", { name: "Import a remote issue" });
+    await dialog
+      .getByRole("textbox", { name: "Issue URL" })
+      .fill(`${gh.instanceUrl}/octo/hello/issues/7`);
+    await dialog.getByRole("button", { name: "Preview" }).click();
+    await dialog.getByText("Printer on fire").waitFor();
+    await dialog.getByText("octo/hello#7").waitFor();
+    await dialog.getByRole("button", { name: "Import", exact: true }).click();
+    // The new ticket opens; its title is read-only and says why.
+    const ticket = page.getByRole("dialog", { name: /Printer on fire/ });
+    await ticket.getByText(/Title is read-only: it is copied from octo\/hello#7/).waitFor();
+    await ticket.getByRole("tab", { name: "Remote" }).click();
+    await ticket.locator("strong", { hasText: "smoke" }).waitFor();
+    await page.keyboard.press("Escape");
+    await ticket.waitFor({ state: "detached" });
+
+    // Importing it again is refused before anything is created.
+    await page.getByRole("button", { name: "Import issue" }).click();
+    await dialog
+      .getByRole("textbox", { name: "Issue URL" })
+      .fill(`${gh.instanceUrl}/octo/hello/issues/7`);
+    await dialog.getByRole("button", { name: "Preview" }).click();
+    await dialog.getByText(/Already imported as/).waitFor();
+    assert.equal(
+      await dialog.getByRole("button", { name: "Import", exact: true }).isDisabled(),
+      true,
+    );
+    // Errors show inline.
+    await dialog
+      .getByRole("textbox", { name: "Issue URL" })
+      .fill(`${gh.instanceUrl}/octo/hello/issues/404`);
+    await dialog.getByRole("button", { name: "Preview" }).click();
+    await dialog.getByRole("alert").waitFor();
+    await context.close();
+  });
+});

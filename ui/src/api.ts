@@ -1,0 +1,77 @@
+// Every request the UI makes goes through here: JSON in and out, `{error}` bodies become ApiError
+// with the server's sentence, and ticket writes can carry If-Match (CONTRACT.md §13).
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface RequestOptions {
+  ifMatch?: string | undefined;
+}
+
+export async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<T> {
+  const { data } = await requestWithHeaders<T>(method, path, body, options);
+  return data;
+}
+
+export async function requestWithHeaders<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  options: RequestOptions = {},
+): Promise<{ data: T; etag: string | null }> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (options.ifMatch) headers["if-match"] = options.ifMatch;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-cache",
+    });
+  } catch {
+    throw new ApiError(0, "tack is not reachable");
+  }
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text === "" ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!response.ok) {
+    const message =
+      parsed && typeof (parsed as { error?: unknown }).error === "string"
+        ? (parsed as { error: string }).error
+        : `request failed (${response.status})`;
+    throw new ApiError(response.status, message);
+  }
+  return { data: parsed as T, etag: response.headers.get("etag") };
+}
+
+export const api = {
+  get: <T>(path: string) => request<T>("GET", path),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>("POST", path, body, options),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>("PATCH", path, body, options),
+  put: <T>(path: string, body?: unknown) => request<T>("PUT", path, body),
+  delete: (path: string, options?: RequestOptions) =>
+    request<void>("DELETE", path, undefined, options),
+};
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,346 @@
+import { batch, computed, signal } from "@preact/signals";
+import { api, errorMessage, requestWithHeaders } from "./api";
+import { toast } from "./toasts";
+import type { Board, BoardShell, Lane, Meta, Tag, Ticket, TicketSummary } from "./types";
+
+// The one client-side copy of what the server holds for the open board. Tickets are kept as a Map
+// of summaries (the board list answer); a single-ticket answer (a superset) replaces its entry.
+// The server's order is the truth: every write answers, and the stream triggers a refetch.
+
+export const meta = signal<Meta | null>(null);
+export const boards = signal<Board[]>([]);
+export const boardId = signal<number | null>(null);
+export const board = signal<Board | null>(null);
+export const lanes = signal<Lane[]>([]);
+export const tags = signal<Tag[]>([]);
+export const tickets = signal<Map<number, TicketSummary>>(new Map());
+export const loading = signal(false);
+export const loadError = signal<string | null>(null);
+/** Bumped when a ticket changed on the server (stream): open dialogs compare versions. */
+export const remoteChange = signal<{ ticketIds: number[] | null; at: number }>({
+  ticketIds: null,
+  at: 0,
+});
+export const streamState = signal<"connecting" | "live" | "offline">("connecting");
+
+/** Tickets per lane in board order (CONTRACT §4: non-archived first, then position, then id). */
+export const ticketsByLane = computed(() => {
+  const byLane = new Map<number, TicketSummary[]>();
+  for (const lane of lanes.value) byLane.set(lane.id, []);
+  for (const ticket of tickets.value.values()) byLane.get(ticket.laneId)?.push(ticket);
+  for (const list of byLane.values()) list.sort(compareInLane);
+  return byLane;
+});
+
+export function compareInLane(a: TicketSummary, b: TicketSummary): number {
+  if (a.isArchived !== b.isArchived) return a.isArchived ? 1 : -1;
+  return a.position - b.position || a.id - b.id;
+}
+
+export async function loadMeta(): Promise<void> {
+  try {
+    meta.value = await api.get<Meta>("/api/meta");
+  } catch {
+    meta.value = null;
+  }
+}
+
+export async function loadBoards(): Promise<void> {
+  const answer = await api.get<{ boards: Board[] }>("/api/boards");
+  boards.value = answer.boards;
+}
+
+let loadToken = 0;
+
+/** Loads a board's shell and every ticket summary (archived too: the status filter shows them). */
+export async function openBoard(id: number): Promise<void> {
+  // peek(): callers run inside effects, which must not re-run when the board arrives.
+  if (boardId.peek() === id && (board.peek() || loading.peek())) return;
+  const token = ++loadToken;
+  batch(() => {
+    boardId.value = id;
+    loading.value = true;
+    loadError.value = null;
+    tickets.value = new Map();
+    lanes.value = [];
+    tags.value = [];
+    board.value = null;
+  });
+  try {
+    const [shell, list] = await Promise.all([
+      api.get<BoardShell>(`/api/boards/${id}`),
+      api.get<{ tickets: TicketSummary[] }>(`/api/boards/${id}/tickets?archived=all`),
+    ]);
+    if (token !== loadToken) return;
+    batch(() => {
+      applyShell(shell);
+      tickets.value = new Map(list.tickets.map((ticket) => [ticket.id, ticket]));
+      loading.value = false;
+    });
+    connectStream(id);
+  } catch (error) {
+    if (token !== loadToken) return;
+    batch(() => {
+      loading.value = false;
+      loadError.value = errorMessage(error);
+    });
+  }
+}
+
+export function closeBoard(): void {
+  loadToken++;
+  disconnectStream();
+  batch(() => {
+    boardId.value = null;
+    board.value = null;
+    tickets.value = new Map();
+    lanes.value = [];
+    tags.value = [];
+  });
+}
+
+function applyShell(shell: BoardShell): void {
+  board.value = shell.board;
+  lanes.value = [...shell.lanes].sort((a, b) => a.position - b.position || a.id - b.id);
+  tags.value = shell.tags;
+  boards.value = boards.value.map((entry) => (entry.id === shell.board.id ? shell.board : entry));
+}
+
+export function putTicket(ticket: TicketSummary | Ticket): void {
+  if (ticket.boardId !== boardId.value) {
+    removeTickets([ticket.id]);
+    return;
+  }
+  const next = new Map(tickets.value);
+  next.set(ticket.id, ticket as TicketSummary);
+  tickets.value = next;
+}
+
+export function putTickets(list: readonly TicketSummary[]): void {
+  const next = new Map(tickets.value);
+  for (const ticket of list) {
+    if (ticket.boardId === boardId.value) next.set(ticket.id, ticket);
+    else next.delete(ticket.id);
+  }
+  tickets.value = next;
+}
+
+export function removeTickets(ids: readonly number[]): void {
+  const next = new Map(tickets.value);
+  for (const id of ids) next.delete(id);
+  tickets.value = next;
+}
+
+/** Refetches what changed: the shell always (small), then the listed tickets or the whole list. */
+export async function refresh(ticketIds: number[] | null): Promise<void> {
+  const id = boardId.value;
+  if (id === null) return;
+  try {
+    const shell = await api.get<BoardShell>(`/api/boards/${id}`);
+    if (boardId.value !== id) return;
+    if (ticketIds && ticketIds.length > 0 && ticketIds.length <= 50) {
+      const answers = await Promise.all(
+        ticketIds.map(async (ticketId) => {
+          try {
+            return (await requestWithHeaders<Ticket>("GET", `/api/tickets/${ticketId}`)).data;
+          } catch {
+            return { id: ticketId, missing: true as const };
+          }
+        }),
+      );
+      if (boardId.value !== id) return;
+      batch(() => {
+        applyShell(shell);
+        const next = new Map(tickets.value);
+        for (const answer of answers) {
+          if ("missing" in answer || answer.boardId !== id) next.delete(answer.id);
+          else next.set(answer.id, answer as unknown as TicketSummary);
+        }
+        tickets.value = next;
+      });
+    } else {
+      const list = await api.get<{ tickets: TicketSummary[] }>(
+        `/api/boards/${id}/tickets?archived=all`,
+      );
+      if (boardId.value !== id) return;
+      batch(() => {
+        applyShell(shell);
+        tickets.value = new Map(list.tickets.map((ticket) => [ticket.id, ticket]));
+      });
+    }
+    remoteChange.value = { ticketIds, at: Date.now() };
+  } catch (error) {
+    if (boardId.value === id && (error as { status?: number }).status === 404) {
+      toast("This board was deleted.", "error");
+      closeBoard();
+      await loadBoards();
+    }
+  }
+}
+
+// ---- live stream ------------------------------------------------------------------------------
+
+let source: EventSource | null = null;
+let pending: { all: boolean; ids: Set<number> } | null = null;
+let running: Promise<void> | null = null;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+function connectStream(id: number): void {
+  disconnectStream();
+  streamState.value = "connecting";
+  const stream = new EventSource(`/api/boards/${id}/events`);
+  source = stream;
+  let wasOffline = false;
+  stream.onopen = () => {
+    streamState.value = "live";
+    // After a reconnect (server restarted) changes may have been missed.
+    if (wasOffline) schedule(null);
+    wasOffline = false;
+  };
+  stream.onerror = () => {
+    streamState.value = "offline";
+    wasOffline = true;
+    // EventSource retries by itself unless the server answered with an error status.
+    if (stream.readyState === EventSource.CLOSED && source === stream) {
+      setTimeout(() => {
+        if (source === stream && boardId.value === id) connectStream(id);
+      }, 2000);
+    }
+  };
+  stream.onmessage = (message) => {
+    let data: { event?: string; ticketIds?: unknown } = {};
+    try {
+      data = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    if (data.event === "board_deleted") {
+      void refresh(null);
+      return;
+    }
+    const ids = Array.isArray(data.ticketIds)
+      ? data.ticketIds.filter((value): value is number => typeof value === "number")
+      : null;
+    schedule(ids);
+  };
+}
+
+function disconnectStream(): void {
+  source?.close();
+  source = null;
+}
+
+/** Coalesces stream messages: one refetch at a time, the next one collects everything new. */
+function schedule(ids: number[] | null): void {
+  pending ??= { all: false, ids: new Set() };
+  if (ids === null) pending.all = true;
+  else for (const id of ids) pending.ids.add(id);
+  clearTimeout(timer);
+  timer = setTimeout(flush, 60);
+}
+
+function flush(): void {
+  if (running || !pending) return;
+  const work = pending;
+  pending = null;
+  running = refresh(work.all ? null : [...work.ids]).finally(() => {
+    running = null;
+    if (pending) flush();
+  });
+}
+
+// ---- ticket writes ----------------------------------------------------------------------------
+
+/** Moves a ticket (optimistically) next to the given neighbours; rolls back on error. */
+export async function moveTicket(
+  ticketId: number,
+  laneId: number,
+  anchor: { beforeTicketId?: number; afterTicketId?: number; position?: number },
+): Promise<boolean> {
+  const before = tickets.value;
+  const ticket = before.get(ticketId);
+  if (!ticket) return false;
+  tickets.value = reorderLocally(before, ticket, laneId, anchor);
+  try {
+    const moved = await api.patch<Ticket>(`/api/tickets/${ticketId}/position`, {
+      laneId,
+      ...anchor,
+    });
+    putTicket(moved);
+    return true;
+  } catch (error) {
+    tickets.value = before;
+    toast(`Move failed: ${errorMessage(error)}`, "error");
+    return false;
+  }
+}
+
+function reorderLocally(
+  all: Map<number, TicketSummary>,
+  ticket: TicketSummary,
+  laneId: number,
+  anchor: { beforeTicketId?: number; afterTicketId?: number; position?: number },
+): Map<number, TicketSummary> {
+  const next = new Map(all);
+  const laneOf = (id: number) =>
+    [...all.values()]
+      .filter((entry) => entry.laneId === id && entry.id !== ticket.id)
+      .sort(compareInLane);
+  const target = laneOf(laneId);
+  let index = target.length;
+  if (anchor.beforeTicketId !== undefined) {
+    const at = target.findIndex((entry) => entry.id === anchor.beforeTicketId);
+    if (at >= 0) index = at;
+  } else if (anchor.afterTicketId !== undefined) {
+    const at = target.findIndex((entry) => entry.id === anchor.afterTicketId);
+    if (at >= 0) index = at + 1;
+  } else if (anchor.position !== undefined) {
+    index = Math.min(anchor.position, target.length);
+  }
+  target.splice(index, 0, { ...ticket, laneId });
+  const renumber = (list: TicketSummary[]) => {
+    const active = list.filter((entry) => !entry.isArchived);
+    const archived = list.filter((entry) => entry.isArchived);
+    [...active, ...archived].forEach((entry, position) => {
+      next.set(entry.id, { ...entry, position });
+    });
+  };
+  renumber(target);
+  if (ticket.laneId !== laneId) renumber(laneOf(ticket.laneId));
+  return next;
+}
+
+/** PATCHes a ticket; the answer replaces the local copy. Errors become a toast and rethrow. */
+export async function patchTicket(
+  ticketId: number,
+  changes: Record<string, unknown>,
+  options: { ifMatch?: string; quiet?: boolean } = {},
+): Promise<Ticket> {
+  try {
+    const updated = await api.patch<Ticket>(`/api/tickets/${ticketId}`, changes, {
+      ifMatch: options.ifMatch,
+    });
+    putTicket(updated);
+    return updated;
+  } catch (error) {
+    if (!options.quiet) toast(errorMessage(error), "error");
+    throw error;
+  }
+}
+
+export async function createTicket(laneId: number, title: string): Promise<Ticket | null> {
+  const id = boardId.value;
+  if (id === null) return null;
+  try {
+    const created = await api.post<Ticket>(`/api/boards/${id}/tickets`, { laneId, title });
+    putTicket(created);
+    return created;
+  } catch (error) {
+    toast(errorMessage(error), "error");
+    return null;
+  }
+}
+
+export function tagsOfBoard(): Tag[] {
+  return [...tags.value].sort((a, b) => a.name.localeCompare(b.name));
+}
