@@ -6,6 +6,8 @@
 export interface Board {
   id: number;
   name: string;
+  /** 0..n-1 across all boards, the order clients list them in. */
+  position: number;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,6 +1,9 @@
+import { deliverAfterAnswer } from "./held-deliveries.js";
+
 /**
  * In-process publish/subscribe of board change notifications, feeding the per-board SSE stream.
- * Publishing happens only after a transaction commits (see domain/transaction.ts).
+ * Publishing happens only after a transaction commits (see domain/transaction.ts); delivery to
+ * listeners waits until the request that made the change has been answered (held-deliveries.ts).
  */
 export type BoardEventName = "board_updated" | "board_deleted";
 
@@ -57,8 +60,10 @@ export class BoardEventBus {
     };
     if (event === "board_deleted") this.lastIdByBoard.delete(boardId);
     else this.lastIdByBoard.set(boardId, message.id);
-    const set = this.listeners.get(boardId);
-    if (!set) return;
-    for (const listener of [...set]) listener(message);
+    deliverAfterAnswer(() => {
+      const set = this.listeners.get(boardId);
+      if (!set) return;
+      for (const listener of [...set]) listener(message);
+    });
   }
 }

@@ -14,6 +14,7 @@ import { boardRoutes } from "./routes/boards.js";
 import { commentRoutes } from "./routes/comments.js";
 import { externalReferenceRoutes } from "./routes/external-references.js";
 import { laneRoutes } from "./routes/lanes.js";
+import { markdownRoutes } from "./routes/markdown.js";
 import { remoteRoutes } from "./routes/remote.js";
 import { remoteDiagnosticRoutes } from "./routes/remote-diagnostics.js";
 import { type ServiceInfo, serviceRoutes } from "./routes/service.js";
@@ -24,6 +25,7 @@ import { ticketClaimRoutes } from "./routes/ticket-claims.js";
 import { ticketEventRoutes } from "./routes/ticket-events.js";
 import { ticketRoutes } from "./routes/tickets.js";
 import { namedSchemas } from "./schemas/index.js";
+import { installStreamAfterResponse } from "./stream-after-response.js";
 import type { TackApp } from "./types.js";
 import { createValidatorCompiler } from "./validation.js";
 
@@ -54,6 +56,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installLocalGuard(app, options.allowedHosts);
+  installStreamAfterResponse(app);
   installJsonBodyParsing(app);
   installErrorHandling(app);
   // Coordination (CONTRACT.md §13): ETag/304 on GETs, Idempotency-Key on create endpoints.
@@ -66,6 +69,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
 
   const { services } = options;
   serviceRoutes(app, options.info);
+  markdownRoutes(app);
   boardRoutes(app, services.boards);
   laneRoutes(app, services.lanes);
   tagRoutes(app, services.tags);

@@ -140,16 +140,6 @@ const BOARD_ORDER = "ORDER BY l.position, l.id, t.is_archived, t.position, t.id"
 /** Ids given to a query as one JSON array parameter (never one parameter per id). */
 const IN_IDS = "IN (SELECT value FROM json_each(?))";
 
-/**
- * The id a new ticket gets: above every ticket that exists and every ticket any activity entry
- * is about. A deleted ticket's history stays readable under its id (CONTRACT.md §5), so its id
- * must never come back; SQLite alone would hand out the highest id again once that row is gone.
- * (Deleting a board deletes its activity, so those ids may return: nothing refers to them.)
- */
-export const NEXT_TICKET_ID = `(SELECT max(
-    coalesce((SELECT max(id) FROM tickets), 0),
-    coalesce((SELECT max(subject_ticket_id) FROM activity), 0)) + 1)`;
-
 export function ticketStore(db: Db) {
   const byId = db.prepare<[number], SqlRecord>(
     `SELECT ${RECORD_COLUMNS} FROM tickets t ${WITH_TEXT} WHERE t.id = ?`,
@@ -165,10 +155,9 @@ export function ticketStore(db: Db) {
     `SELECT ${ROW_COLUMNS} FROM tickets t WHERE t.board_id = ?`,
   );
   const insert = db.prepare(
-    `INSERT INTO tickets (id, board_id, lane_id, parent_ticket_id, title, is_resolved,
-       is_archived, priority, position, created_at, updated_at)
-     VALUES (${NEXT_TICKET_ID}, @boardId, @laneId, @parentTicketId, @title, @isResolved,
-       @isArchived, @priority,
+    `INSERT INTO tickets (board_id, lane_id, parent_ticket_id, title, is_resolved, is_archived,
+       priority, position, created_at, updated_at)
+     VALUES (@boardId, @laneId, @parentTicketId, @title, @isResolved, @isArchived, @priority,
        (SELECT COALESCE(MAX(position), -1) + 1 FROM tickets WHERE lane_id = @laneId),
        @updatedAt, @updatedAt)`,
   );
