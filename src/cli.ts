@@ -3,6 +3,13 @@
 // generation (V8's default is 16) makes a board import of thousands of tickets spend about a
 // third less time collecting garbage (docs/performance.md). test/process.test.ts keeps them equal.
 import { Command, Option } from "commander";
+import { registerAnnotationCommands } from "./cli/annotations.js";
+import { registerBoardCommands } from "./cli/boards.js";
+import { registerMcpCommand } from "./cli/mcp.js";
+import { registerRawCommands } from "./cli/raw.js";
+import { registerRemoteCommands } from "./cli/remote.js";
+import { registerTicketCommands } from "./cli/tickets.js";
+import { registerWorkCommands } from "./cli/work.js";
 import { resolveServeConfig, type ServeFlags } from "./config.js";
 import { packageInfo } from "./package-info.js";
 import { StartupError } from "./storage/database.js";
@@ -81,5 +88,18 @@ function fail(error: unknown): never {
   }
   process.exit(1);
 }
+
+// The client commands (src/cli/): each group talks to a running tack over HTTP only. Help lists
+// them in this order; add a group by adding its register function here.
+const commandGroups: Array<(program: Command) => void> = [
+  registerWorkCommands,
+  registerBoardCommands,
+  registerTicketCommands,
+  registerAnnotationCommands,
+  registerRemoteCommands,
+  registerRawCommands,
+  registerMcpCommand,
+];
+for (const register of commandGroups) register(program);
 
 program.parseAsync().catch(fail);
