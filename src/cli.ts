@@ -5,6 +5,7 @@
 import { Command, Option } from "commander";
 import { registerAnnotationCommands } from "./cli/annotations.js";
 import { registerBoardCommands } from "./cli/boards.js";
+import { EXIT } from "./cli/exit-codes.js";
 import { registerMcpCommand } from "./cli/mcp.js";
 import { registerRawCommands } from "./cli/raw.js";
 import { registerRemoteCommands } from "./cli/remote.js";
@@ -17,7 +18,10 @@ import { StartupError } from "./storage/database.js";
 const program = new Command()
   .name("tack")
   .description("A local kanban service for one developer and their AI agents.")
-  .version(packageInfo.version);
+  .version(packageInfo.version)
+  // Usage mistakes exit with 2 (commander's default is 1, which tack's client commands use for
+  // "the server refused"); help and --version exit with 0. Subcommands inherit this.
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? EXIT.ok : EXIT.usage));
 
 program
   .command("serve")

@@ -33,8 +33,7 @@ export function defaultActor(): string {
 }
 
 /**
- * Adds a client subcommand: the connection and output options, examples under its help, and
- * usage mistakes exiting with 2 (commander's own default is 1, which here means "refused").
+ * Adds a client subcommand: the connection and output options, and examples under its help.
  */
 export function clientCommand(
   parent: Command,
@@ -59,7 +58,6 @@ export function clientCommand(
       new Option("--board <id>", "board id (optional when there is only one)").env("TACK_BOARD"),
     );
   }
-  exitWithUsageCode(command);
   if (examples.length > 0) {
     command.addHelpText(
       "after",
@@ -77,15 +75,8 @@ export function groupCommand(
   examples: string[],
 ) {
   const command = parent.command(name).description(description);
-  exitWithUsageCode(command);
   command.addHelpText("after", `\nExamples:\n${examples.map((line) => `  $ ${line}`).join("\n")}`);
   return command;
-}
-
-function exitWithUsageCode(command: Command): void {
-  command.exitOverride((error) => {
-    process.exit(error.exitCode === 0 ? EXIT.ok : EXIT.usage);
-  });
 }
 
 /**

@@ -44,7 +44,8 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: fromJsonSchema(tool.input as never),
+        // Through JSON: TypeBox marks its schemas with symbol keys, which MCP's listing rejects.
+        inputSchema: fromJsonSchema(JSON.parse(JSON.stringify(tool.input))),
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: unknown) => {
