@@ -105,5 +105,19 @@ const commandGroups: Array<(program: Command) => void> = [
   registerMcpCommand,
 ];
 for (const register of commandGroups) register(program);
+program.addHelpText(
+  "after",
+  `
+Examples:
+  $ tack serve
+  $ tack prime
+  $ tack next --json
+  $ tack ticket create "Fix login" --priority 3
+  $ tack release 42 --done
+
+Exit codes: 0 ok, 1 the server refused (its message on stderr), 2 usage, 3 not found
+(also: nothing ready for \`tack next\`), 4 conflict (claimed by someone else, or the ticket
+changed since --if-version), 5 server unreachable. Details: docs/agents.md.`,
+);
 
 program.parseAsync().catch(fail);

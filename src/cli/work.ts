@@ -3,7 +3,7 @@ import { chooseBoard } from "../client/board-choice.js";
 import { primeText } from "../client/prime.js";
 import { findLane, finishClaim, type Outcome } from "../client/ticket-operations.js";
 import { clientCommand, handler, parseId, parseIntIn } from "./command-kit.js";
-import { UsageError } from "./exit-codes.js";
+import { EXIT, UsageError } from "./exit-codes.js";
 import { ticketTable, ticketText } from "./ticket-format.js";
 
 // The agent's loop: prime, ready, next, claim, renew, release (CONTRACT §13).
@@ -84,7 +84,7 @@ export function registerWorkCommands(program: Command): void {
         if (ticket === null) {
           if (output.json) process.stdout.write("null\n");
           else if (!flags.quiet) console.error("tack: no ticket is ready");
-          process.exitCode = 3;
+          process.exitCode = EXIT.notFound;
           return;
         }
         output.emit(ticket, [ticket.id], () => ticketText(ticket, lanes));

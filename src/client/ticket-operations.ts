@@ -18,11 +18,11 @@ export async function setRelation(
   otherId: number,
   remove: boolean,
 ): Promise<Ticket> {
-  const edit = (list: number[]) =>
-    remove ? list.filter((id) => id !== otherId) : [...new Set([...list, otherId])];
+  const edit = (list: number[], id: number) =>
+    remove ? list.filter((one) => one !== id) : [...new Set([...list, id])];
   if (relation === "blocks") {
     const other = await client.getTicket(otherId);
-    await client.updateTicket(otherId, { blockerIds: edit(other.blockerIds) });
+    await client.updateTicket(otherId, { blockerIds: edit(other.blockerIds, ticketId) });
     return client.getTicket(ticketId);
   }
   const ticket = await client.getTicket(ticketId);
@@ -31,7 +31,7 @@ export async function setRelation(
     return client.updateTicket(ticketId, { parentTicketId: remove ? null : otherId });
   }
   const field = relation === "blocked_by" ? "blockerIds" : "relatedIds";
-  return client.updateTicket(ticketId, { [field]: edit(ticket[field]) });
+  return client.updateTicket(ticketId, { [field]: edit(ticket[field], otherId) });
 }
 
 /**
