@@ -19,7 +19,8 @@ after(() => rmSync(folder, { recursive: true, force: true }));
 
 async function newBoard(name: string, lanes = ["todo", "doing", "done"]) {
   const response = await api.post("/api/boards", { name, laneNames: lanes });
-  return response.body as { board: { id: number }; lanes: Array<{ id: number; name: string }> };
+  type Lane = { id: number; name: string };
+  return response.body as { board: { id: number }; lanes: [Lane, Lane, Lane] };
 }
 
 async function newTicket(boardId: number, laneId: number, title: string, extra: object = {}) {
@@ -40,8 +41,8 @@ async function closedPort(): Promise<number> {
 describe("output modes", { concurrency: true }, () => {
   test("ticket list prints a table; --json the API's JSON exactly; -q ids only", async () => {
     const { board, lanes } = await newBoard("Output");
-    const first = await newTicket(board.id, lanes[0]!.id, "Fix login", { priority: 3 });
-    const second = await newTicket(board.id, lanes[1]!.id, "Write docs");
+    const first = await newTicket(board.id, lanes[0].id, "Fix login", { priority: 3 });
+    const second = await newTicket(board.id, lanes[1].id, "Write docs");
     const args = ["ticket", "list", "--board", String(board.id)];
 
     const table = await tack(url, args);
@@ -61,7 +62,7 @@ describe("output modes", { concurrency: true }, () => {
 
   test("ticket show --json equals GET /api/tickets/{id}; the text names lane and body", async () => {
     const { board, lanes } = await newBoard("Show");
-    const ticket = await newTicket(board.id, lanes[0]!.id, "Show me", {
+    const ticket = await newTicket(board.id, lanes[0].id, "Show me", {
       bodyMarkdown: "Body *here*",
     });
     const shown = await tackJson(url, ["ticket", "show", String(ticket.id)]);
@@ -168,7 +169,7 @@ describe("bodies", { concurrency: true }, () => {
 
   test("ticket edit --editor opens $EDITOR on the current body and saves what it wrote", async () => {
     const { board, lanes } = await newBoard("Editor body");
-    const ticket = await newTicket(board.id, lanes[0]!.id, "Edit me", { bodyMarkdown: "old" });
+    const ticket = await newTicket(board.id, lanes[0].id, "Edit me", { bodyMarkdown: "old" });
     const replacement = join(folder, "replacement.md");
     writeFileSync(replacement, "written in the editor\n");
     const exit = await tack(url, ["ticket", "edit", String(ticket.id), "--editor", "--json"], {
@@ -183,7 +184,7 @@ describe("tickets, relations, comments, events", { concurrency: true }, () => {
   test("create with lane, tags and blockers by name; move, resolve, reopen, link, unlink, delete", async () => {
     const { board, lanes } = await newBoard("Lifecycle");
     await api.post(`/api/boards/${board.id}/tags`, { name: "Backend" });
-    const blocker = await newTicket(board.id, lanes[0]!.id, "Blocker");
+    const blocker = await newTicket(board.id, lanes[0].id, "Blocker");
     const b = String(board.id);
     const created = await tackJson(url, [
       "ticket",
@@ -200,7 +201,7 @@ describe("tickets, relations, comments, events", { concurrency: true }, () => {
       "--blocked-by",
       String(blocker.id),
     ]);
-    assert.equal(created.laneId, lanes[1]!.id);
+    assert.equal(created.laneId, lanes[1].id);
     assert.equal(created.priority, 4);
     assert.deepEqual(
       created.tags.map((tag: { name: string }) => tag.name),
@@ -210,7 +211,7 @@ describe("tickets, relations, comments, events", { concurrency: true }, () => {
     const id = String(created.id);
 
     const moved = await tackJson(url, ["ticket", "move", id, "done"]);
-    assert.equal(moved.laneId, lanes[2]!.id);
+    assert.equal(moved.laneId, lanes[2].id);
     assert.equal((await tackJson(url, ["ticket", "resolve", id])).isResolved, true);
     assert.equal((await tackJson(url, ["ticket", "reopen", id])).isResolved, false);
 
@@ -241,7 +242,7 @@ describe("tickets, relations, comments, events", { concurrency: true }, () => {
 
   test("comment add/list/edit and event log/list", async () => {
     const { board, lanes } = await newBoard("Notes");
-    const ticket = await newTicket(board.id, lanes[0]!.id, "Notes");
+    const ticket = await newTicket(board.id, lanes[0].id, "Notes");
     const t = String(ticket.id);
     const comment = await tackJson(url, ["comment", "add", t, "First finding"]);
     assert.equal(comment.bodyMarkdown, "First finding");
@@ -284,7 +285,7 @@ describe("tickets, relations, comments, events", { concurrency: true }, () => {
 describe("board export and import, api, watch, prime", { concurrency: true }, () => {
   test("export to a file and import it back; no progress bar when stderr is a pipe", async () => {
     const { board, lanes } = await newBoard("Round trip");
-    for (let index = 0; index < 30; index++) await newTicket(board.id, lanes[0]!.id, `T${index}`);
+    for (let index = 0; index < 30; index++) await newTicket(board.id, lanes[0].id, `T${index}`);
     const file = join(folder, "round-trip.json");
     const exported = await tack(url, ["board", "export", String(board.id), "-o", file]);
     assert.equal(exported.code, 0, exported.stderr);
@@ -326,7 +327,7 @@ describe("board export and import, api, watch, prime", { concurrency: true }, ()
       // Changes until the stream (connected some time after spawn) reports one.
       let change = 0;
       const timer = setInterval(() => {
-        void newTicket(board.id, lanes[0]!.id, `change ${change++}`);
+        void newTicket(board.id, lanes[0].id, `change ${change++}`);
       }, 300);
       const first = JSON.parse(await line);
       clearInterval(timer);
@@ -339,7 +340,7 @@ describe("board export and import, api, watch, prime", { concurrency: true }, ()
 
   test("tack prime prints the workflow and the live board", async () => {
     const { board, lanes } = await newBoard("Primed");
-    await newTicket(board.id, lanes[0]!.id, "Something to do");
+    await newTicket(board.id, lanes[0].id, "Something to do");
     const exit = await tack(url, ["prime", "--board", String(board.id)]);
     assert.equal(exit.code, 0, exit.stderr);
     assert.match(exit.stdout, /^# Working with tack/);
