@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { SingleBar } from "cli-progress";
+import { createRequire } from "node:module";
+import type { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import { chooseBoard } from "../client/board-choice.js";
 import { readStdin } from "./body-input.js";
@@ -144,6 +145,9 @@ export function registerBoardCommands(program: Command): void {
 /** A bar on stderr, and only when stderr is a terminal: pipes and logs get none. */
 function progressBar(wanted: boolean): SingleBar | undefined {
   if (!wanted || !process.stderr.isTTY) return undefined;
+  const { SingleBar } = createRequire(import.meta.url)(
+    "cli-progress",
+  ) as typeof import("cli-progress");
   return new SingleBar({
     stream: process.stderr,
     format: "{bar} {percentage}% | {value}/{total} bytes | {phase}",

@@ -1,5 +1,5 @@
+import { createRequire } from "node:module";
 import { userInfo } from "node:os";
-import Table from "cli-table3";
 import { type Command, Option } from "commander";
 import { ApiError } from "../client/errors.js";
 import { DEFAULT_URL, TackClient } from "../client/tack-client.js";
@@ -160,6 +160,8 @@ function writeLine(text: string): void {
 /** A borderless table, columns left-aligned, as `gh` and `kubectl` print them. */
 export function table(head: string[], rows: Array<Array<string | number>>): string {
   if (rows.length === 0) return "(none)";
+  // Loaded on first use: --json and -q runs never pay for it.
+  const Table = createRequire(import.meta.url)("cli-table3") as typeof import("cli-table3");
   const output = new Table({
     head,
     chars: {

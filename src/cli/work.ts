@@ -26,17 +26,19 @@ export function registerWorkCommands(program: Command): void {
     program,
     "ready",
     "List the tickets that may be started now (unresolved, unblocked, unclaimed), best first.",
-    ["tack ready", "tack ready --tag backend --limit 5", "tack ready --json | jq '.[0].id'"],
+    ["tack ready", "tack ready --tag backend --limit 5", "tack ready --json | jq '.tickets[0].id'"],
     { board: true },
   )
     .option("--lane <lane>", "only this lane (id or name)")
     .option("--tag <name>", "only tickets with this tag")
     .option("--priority <1-4>", "only this priority")
-    .option("--limit <n>", "at most this many (the JSON stays the whole list)")
+    .option("--limit <n>", "at most this many")
     .action(
       handler(async ({ client, board, flags, output }) => {
         const boardId = await chooseBoard(client, board);
-        const lanes = await client.listLanes(boardId);
+        // Lanes only when a lane is named or a table is printed: --json and -q skip the call.
+        const needLanes = flags.lane !== undefined || !(flags.json || flags.quiet);
+        const lanes = needLanes ? await client.listLanes(boardId) : [];
         let tickets = await client.listTickets(boardId, {
           ready: true,
           lane_id: flags.lane === undefined ? undefined : findLane(lanes, String(flags.lane)).id,
@@ -50,7 +52,7 @@ export function registerWorkCommands(program: Command): void {
           tickets = tickets.slice(0, parseIntIn(String(flags.limit), "--limit", 1, 1_000_000));
         }
         output.emit(
-          tickets,
+          { tickets },
           tickets.map((ticket) => ticket.id),
           () => ticketTable(tickets, lanes),
         );
