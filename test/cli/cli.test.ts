@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { cleanEnv, ROOT } from "../helpers/cli.js";
+import { cleanEnv, ROOT, waitForExit } from "../helpers/cli.js";
 import { startTestServer } from "../helpers/server.js";
 import { tack, tackJson } from "./tack-process.js";
 
@@ -295,6 +295,30 @@ describe("board export and import, api, watch, prime", { concurrency: true }, ()
     assert.equal(imported.code, 0, imported.stderr);
     assert.match(imported.stdout, /^imported board \d+ "Round trip": 3 lanes, 30 tickets\n$/);
     assert.equal(imported.stderr, "", "nothing on stderr: no bar, no escape codes");
+  });
+
+  test("on a terminal, board import draws a progress bar on stderr", {
+    skip: !existsSync("/usr/bin/script"),
+  }, async () => {
+    const { board, lanes } = await newBoard("Bar");
+    await newTicket(board.id, lanes[0].id, "One");
+    const file = join(folder, "bar.json");
+    writeFileSync(file, (await api.get(`/api/boards/${board.id}/export`)).text);
+    // util-linux `script` runs the command on a pseudo-terminal and copies what it printed.
+    const child = spawn(
+      "/usr/bin/script",
+      ["-qec", `"${process.execPath}" --import tsx src/cli.ts board import "${file}"`, "/dev/null"],
+      {
+        cwd: ROOT,
+        env: cleanEnv({ TACK_URL: url }),
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
+    child.stdin.end();
+    const exit = await waitForExit(child);
+    assert.equal(exit.code, 0, exit.stderr);
+    assert.match(exit.stdout, /100% \| \d+\/\d+ bytes/);
+    assert.match(exit.stdout, /imported board \d+ "Bar"/);
   });
 
   test("tack api sends any request; its exit code follows the status", async () => {
