@@ -17,7 +17,7 @@ test("tools/list matches the snapshot: names, order, schemas, annotations", asyn
   const { tools } = await client.listTools();
   if (process.env.UPDATE_SNAPSHOTS) writeFileSync(SNAPSHOT, `${JSON.stringify(tools, null, 2)}\n`);
   // Compared as data: the formatter may lay the file out differently.
-  assert.deepEqual(tools, JSON.parse(readFileSync(SNAPSHOT, "utf8")));
+  assert.deepEqual(JSON.parse(JSON.stringify(tools)), JSON.parse(readFileSync(SNAPSHOT, "utf8")));
   assert.deepEqual(
     tools.map((tool) => tool.name),
     [
