@@ -76,6 +76,7 @@ export function registerRemoteCommands(program: Command): void {
   )
     .option("--lane <lane>", "lane id or name (default: the first lane)")
     .option("--backlink", "post a comment on the issue naming the ticket")
+    .option("--provider <id>", PROVIDER_HELP)
     .option("--idempotency-key <key>", "retry-safe: a repeat with this key imports nothing new")
     .action(
       handler(async ({ client, board, flags, output }, issueUrl) => {
@@ -85,7 +86,7 @@ export function registerRemoteCommands(program: Command): void {
         const imported = await client.remoteImport(
           boardId,
           {
-            ...reference(issueUrl as string),
+            ...reference(issueUrl as string, flags.provider),
             laneId: lane?.id,
             ...(flags.backlink ? { postBacklinkComment: true } : {}),
           },
@@ -122,8 +123,11 @@ export function registerRemoteCommands(program: Command): void {
   );
 }
 
+const PROVIDER_HELP = "github, gitlab or redmine (default: guessed from the URL's host)";
+
 /** An issue URL names provider, instance, project and issue at once. */
-function reference(issueUrl: string): Record<string, unknown> {
+function reference(issueUrl: string, given?: unknown): Record<string, unknown> {
+  if (typeof given === "string") return { provider: given, url: issueUrl };
   const host = (() => {
     try {
       return new URL(issueUrl).hostname;

@@ -11,6 +11,7 @@ const MAX_BOARDS = 5;
 const READY_SHOWN = 5;
 const CLAIMS_SHOWN = 5;
 const TITLE_MAX = 80;
+const NAMES_SHOWN = 20;
 
 export const WORKFLOW = `# Working with tack (a local kanban board)
 Tickets live on boards, in lanes; ids are numbers. Tools are named first, the tack command second.
@@ -65,8 +66,8 @@ async function boardState(client: TackClient, board: BoardT): Promise<string[]> 
     client.getBoard(board.id),
     client.listTickets(board.id),
   ]);
-  const lanes = shell.lanes.map((lane) => `${lane.id} ${lane.name}`).join(", ");
-  const tags = shell.tags.map((tag) => tag.name).join(", ") || "none";
+  const lanes = capped(shell.lanes.map((lane) => `${lane.id} ${lane.name}`));
+  const tags = capped(shell.tags.map((tag) => tag.name)) || "none";
   const open = tickets.filter((ticket) => !ticket.isResolved).length;
   const lines = [
     `### Board ${board.id} "${board.name}": ${open} open of ${tickets.length} tickets`,
@@ -94,6 +95,11 @@ async function boardState(client: TackClient, board: BoardT): Promise<string[]> 
     for (const ticket of ready.slice(0, READY_SHOWN)) lines.push(`- ${line(ticket)}`);
   }
   return lines;
+}
+
+function capped(names: string[]): string {
+  const shown = names.slice(0, NAMES_SHOWN).join(", ");
+  return names.length > NAMES_SHOWN ? `${shown} (+${names.length - NAMES_SHOWN} more)` : shown;
 }
 
 function line(ticket: TicketSummary): string {

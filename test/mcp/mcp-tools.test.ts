@@ -92,3 +92,21 @@ test("errors are tool errors with the server's message and a fix; bad input too"
   assert.match(invalid.text, /ticketId must be integer/);
   await client.close();
 });
+
+test("prime stays within ~1,500 tokens however many boards, lanes and tags there are", async () => {
+  for (let index = 0; index < 7; index++) {
+    const laneNames = Array.from({ length: 30 }, (_, lane) => `a rather long lane name ${lane}`);
+    const { board } = (await api.post("/api/boards", { name: `Crowded board ${index}`, laneNames }))
+      .body;
+    for (let tag = 0; tag < 40; tag++) {
+      await api.post(`/api/boards/${board.id}/tags`, { name: `a rather long tag name ${tag}` });
+    }
+  }
+  const client = await connectMcp(api.url, "agent");
+  const { text } = await ok(client, "prime");
+  // About four characters a token for English text and ids.
+  assert.ok(text.length <= 6000, `${text.length} characters`);
+  assert.match(text, /\(\+20 more\)/);
+  assert.match(text, /more boards: `tack boards`/);
+  await client.close();
+});
