@@ -90,6 +90,11 @@ export function handler(
     const command = params[params.length - 1] as Command;
     const flags = command.opts() as ClientFlags & Record<string, unknown>;
     const args = params.slice(0, -2) as string[];
+    // `tack ready --json | head -1`: a reader that stops early is not an error.
+    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(EXIT.ok);
+      throw error;
+    });
     try {
       const board = flags.board === undefined ? undefined : parseId(flags.board, "--board");
       const client = new TackClient({ url: flags.url, actor: flags.actor });
