@@ -91,7 +91,7 @@ export const coreTools: TackTool[] = [
     annotations: READ,
     async run(args, context) {
       const text = await primeText(context.client, { boardId: args.boardId ?? context.boardId });
-      return { summary: text, data: { text } };
+      return { summary: text, data: { text }, summaryOnly: true };
     },
   }),
   defineTool({

@@ -15,6 +15,8 @@ export interface ToolAnswer {
   summary: string;
   /** The structured result (structuredContent); an object, as MCP requires. */
   data: Record<string, unknown>;
+  /** The summary already says everything (prime): the text block omits the JSON copy. */
+  summaryOnly?: boolean;
 }
 
 export interface ToolAnnotations {
@@ -63,7 +65,14 @@ export interface ToolResult {
 
 export function success(answer: ToolAnswer): ToolResult {
   return {
-    content: [{ type: "text", text: `${answer.summary}\n${JSON.stringify(answer.data)}` }],
+    content: [
+      {
+        type: "text",
+        text: answer.summaryOnly
+          ? answer.summary
+          : `${answer.summary}\n${JSON.stringify(answer.data)}`,
+      },
+    ],
     structuredContent: answer.data,
   };
 }

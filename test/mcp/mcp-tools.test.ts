@@ -103,7 +103,9 @@ test("prime stays within ~1,500 tokens however many boards, lanes and tags there
     }
   }
   const client = await connectMcp(api.url, "agent");
-  const { text } = await ok(client, "prime");
+  const primed = await call(client, "prime");
+  const { text } = primed.data;
+  assert.equal(primed.text, text, "the text block is the prime text once, without a JSON copy");
   // About four characters a token for English text and ids.
   assert.ok(text.length <= 6000, `${text.length} characters`);
   assert.match(text, /\(\+20 more\)/);
