@@ -33,18 +33,24 @@ export function registerRemoteCommands(program: Command): void {
     remote,
     "diagnose <issue-url>",
     "Check that tack can reach an issue with its credential.",
-    ["tack remote diagnose https://gitlab.com/group/project/-/issues/3"],
-  ).action(
-    handler(async ({ client, output }, issueUrl) => {
-      const result = await client.remoteDiagnose(reference(issueUrl as string));
-      output.emit(
-        result,
-        [],
-        () => `${result.provider}: ${result.status}${result.message ? ` (${result.message})` : ""}`,
-      );
-      if (result.status !== "reachable") process.exitCode = 1;
-    }),
-  );
+    [
+      "tack remote diagnose https://gitlab.com/group/project/-/issues/3",
+      "tack remote diagnose https://git.example.com/team/app/-/issues/9 --provider gitlab",
+    ],
+  )
+    .option("--provider <id>", PROVIDER_HELP)
+    .action(
+      handler(async ({ client, flags, output }, issueUrl) => {
+        const result = await client.remoteDiagnose(reference(issueUrl as string, flags.provider));
+        output.emit(
+          result,
+          [],
+          () =>
+            `${result.provider}: ${result.status}${result.message ? ` (${result.message})` : ""}`,
+        );
+        if (result.status !== "reachable") process.exitCode = 1;
+      }),
+    );
 
   clientCommand(
     remote,
@@ -52,20 +58,25 @@ export function registerRemoteCommands(program: Command): void {
     "Show what importing an issue would create.",
     ["tack remote preview https://github.com/owner/repo/issues/7"],
     { board: true },
-  ).action(
-    handler(async ({ client, board, output }, issueUrl) => {
-      const preview = await client.remotePreview(
-        await chooseBoard(client, board),
-        reference(issueUrl as string),
-      );
-      output.emit(
-        preview,
-        [],
-        () =>
-          `${preview.displayRef}: ${preview.title} (${preview.state ?? "no state"})${preview.duplicate ? ` — already tracked by #${preview.existingTicketId}` : ""}`,
-      );
-    }),
-  );
+  )
+    .option("--provider <id>", PROVIDER_HELP)
+    .action(
+      handler(async ({ client, board, flags, output }, issueUrl) => {
+        const boardId = await chooseBoard(client, board);
+        // The preview validates the import it describes, lane included: the first lane.
+        const [lane] = await client.listLanes(boardId);
+        const preview = await client.remotePreview(boardId, {
+          ...reference(issueUrl as string, flags.provider),
+          laneId: lane?.id,
+        });
+        output.emit(
+          preview,
+          [],
+          () =>
+            `${preview.displayRef}: ${preview.title} (${preview.state ?? "no state"})${preview.duplicate ? ` — already tracked by #${preview.existingTicketId}` : ""}`,
+        );
+      }),
+    );
 
   clientCommand(
     remote,

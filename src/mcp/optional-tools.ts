@@ -74,7 +74,9 @@ export const remoteTools: TackTool[] = [
         }
         case "preview": {
           const boardId = await chooseBoard(client, args.boardId ?? context.boardId);
-          const result = await client.remotePreview(boardId, reference());
+          const lanes = await client.listLanes(boardId);
+          const lane = args.lane === undefined ? lanes[0] : findLane(lanes, args.lane);
+          const result = await client.remotePreview(boardId, { ...reference(), laneId: lane?.id });
           return {
             summary: `${result.displayRef}: ${result.title}${result.duplicate ? " (already tracked)" : ""}`,
             data: result,
