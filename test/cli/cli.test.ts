@@ -107,6 +107,11 @@ describe("output modes", { concurrency: true }, () => {
     assert.equal(tag.color, "#2563eb");
     const tags = await tack(url, ["tag", "list", "--board", boardId]);
     assert.match(tags.stdout, /backend\s+#2563eb/);
+    const laneIds = await tack(url, ["lane", "list", "--board", boardId, "-q"]);
+    assert.equal(laneIds.stdout, `${ids.join("\n")}\n`);
+    const shown = await tack(url, ["board", "show", boardId]);
+    assert.match(shown.stdout, /^board \d+ "Made by CLI"\n\nLANE\s+NAME\s+OPEN\s+TOTAL\n/);
+    assert.match(shown.stdout, /tags: backend \(\d+\)/);
     const boards = await tack(url, ["boards", "-q"]);
     assert.ok(boards.stdout.split("\n").includes(boardId));
   });
@@ -234,6 +239,9 @@ describe("tickets, relations, comments, events", { concurrency: true }, () => {
     const cycle = await tack(url, ["ticket", "link", String(blocker.id), "--blocks", id]);
     assert.equal(cycle.code, 1);
     assert.match(cycle.stderr, /cycle/);
+
+    assert.equal((await tackJson(url, ["ticket", "archive", id])).isArchived, true);
+    assert.equal((await tackJson(url, ["ticket", "restore", id])).isArchived, false);
 
     const deleted = await tack(url, ["ticket", "delete", id]);
     assert.equal(deleted.code, 0);
