@@ -1,4 +1,5 @@
 import type { ServeConfig } from "./config.js";
+import { renderMarkdown } from "./domain/markdown.js";
 import { createServices } from "./domain/services.js";
 import { BoardEventBus } from "./events/board-events.js";
 import { buildApp } from "./http/app.js";
@@ -29,7 +30,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const credentials = loadCredentialsOrFail(env);
   const timeoutMs = remoteTimeoutOrFail(env);
-  const db = openDatabase(config.dbFile);
+  const db = openDatabase(config.dbFile, { renderMarkdown });
   const bus = new BoardEventBus();
   const services = createServices(db, bus, {
     credentials,

@@ -7,10 +7,21 @@ import { renderMarkdown } from "../src/domain/markdown.js";
 
 // Every tag the renderer may emit. Anything else in the output is a failure.
 const ALLOWED_TAGS = new Set(
-  "h1 h2 h3 h4 h5 h6 p br hr blockquote ul ol li em strong s code pre a img table thead tbody tr th td input".split(
-    " ",
-  ),
+  [
+    "h1 h2 h3 h4 h5 h6 p br hr blockquote ul ol li em strong s code pre a img",
+    "table thead tbody tr th td input",
+    // Inline HTML issue trackers keep in bodies.
+    "details summary kbd sub sup b i u ins del strike mark abbr q samp var small dl dt dd",
+    "div span ruby rt rp",
+  ]
+    .join(" ")
+    .split(" "),
 );
+// The only class names a body may carry: highlight.js markup and fence languages.
+const ALLOWED_CLASSES: Record<string, RegExp> = {
+  code: /^(hljs|language-[\w#+.-]+)$/,
+  span: /^(hljs-[\w-]+|[a-z]+_{1,2})$/,
+};
 
 // The output escapes "<" and ">" everywhere outside markup (text and
 // attribute values alike), so each "<...>" match is a real tag.
@@ -61,6 +72,14 @@ function assertSafe(html: string, source: string): void {
         /^(style|formaction|srcdoc|srcset|xlink:href|background|action|id|name)$/,
         ctx,
       );
+      if (attr === "class") {
+        const allowed = ALLOWED_CLASSES[name];
+        assert.ok(allowed, `class on <${name}>\n${ctx}`);
+        for (const token of value.split(" ")) assert.match(token, allowed, ctx);
+      }
+      if ((attr === "width" || attr === "height") && name === "img") {
+        assert.match(value, /^\d{1,4}%?$/, ctx);
+      }
       if (attr !== "href" && attr !== "src") continue;
       // What a browser looks at: control characters and spaces are ignored.
       // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers ignore these in schemes
@@ -113,12 +132,31 @@ test("autolinks: bare URL, www., e-mail and <angle> autolinks", () => {
   assert.match(html, /<a href="https:\/\/x\.example"[^>]*>https:\/\/x\.example<\/a>/);
 });
 
-test("fenced code keeps its language class and escapes its content", () => {
+test("fenced code with a known language is highlighted on the server, content escaped", () => {
   const html = renderMarkdown("```ts\nif (a < b && c > d) {}\n```\n");
   assert.equal(
     html,
-    '<pre><code class="language-ts">if (a &lt; b &amp;&amp; c &gt; d) {}\n</code></pre>\n',
+    '<pre><code class="hljs language-ts"><span class="hljs-keyword">if</span> (a &lt; b &amp;&amp; c &gt; d) {}\n</code></pre>\n',
   );
+  // Aliases name the same grammar; the class keeps the name as written, lower-cased.
+  assert.match(renderMarkdown("```Python\ndef f(): pass\n```"), /class="hljs language-python"/);
+  assert.match(renderMarkdown("```sh\necho hi\n```"), /<span class="hljs-built_in">echo<\/span>/);
+});
+
+test("fenced code without a language, or an unknown one, is not highlighted (no guessing)", () => {
+  assert.equal(
+    renderMarkdown("```\nconst x = 1;\n```"),
+    "<pre><code>const x = 1;\n</code></pre>\n",
+  );
+  assert.equal(
+    renderMarkdown("```nosuchlang\nconst x = 1;\n```"),
+    '<pre><code class="language-nosuchlang">const x = 1;\n</code></pre>\n',
+  );
+});
+
+test("a single newline is a line break, as in GitHub, GitLab and Redmine issues", () => {
+  assert.equal(renderMarkdown("first\nsecond"), "<p>first<br />\nsecond</p>\n");
+  assert.equal(renderMarkdown("para\n\nnext"), "<p>para</p>\n<p>next</p>\n");
 });
 
 test("fenced code with a hostile info string loses the class, not the code", () => {
@@ -184,11 +222,33 @@ test("plain text is escaped, not dropped", () => {
   assert.equal(renderMarkdown("1 <2 and x<y>z"), "<p>1 &lt;2 and x&lt;y&gt;z</p>\n");
 });
 
-test("raw HTML is shown as escaped text (html: false)", () => {
-  assert.equal(renderMarkdown("<b>bold</b>"), "<p>&lt;b&gt;bold&lt;/b&gt;</p>\n");
+test("the inline HTML issue trackers allow is kept", () => {
   assert.equal(
-    renderMarkdown("<script>alert(1)</script>"),
-    "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n",
+    renderMarkdown(
+      "<b>bold</b> <i>it</i> <kbd>Ctrl</kbd>+<kbd>C</kbd> H<sub>2</sub>O x<sup>2</sup>",
+    ),
+    "<p><b>bold</b> <i>it</i> <kbd>Ctrl</kbd>+<kbd>C</kbd> H<sub>2</sub>O x<sup>2</sup></p>\n",
+  );
+  assert.equal(
+    renderMarkdown("<details open>\n<summary>Logs</summary>\n\n**inside**\n</details>"),
+    '<details open="">\n<summary>Logs</summary>\n<p><strong>inside</strong></p>\n</details>',
+  );
+  assert.equal(
+    renderMarkdown('<img src="https://img.example/a.png" alt="a" width="120" height="40%">'),
+    '<img src="https://img.example/a.png" alt="a" width="120" height="40%">',
+  );
+  assert.equal(renderMarkdown("line<br>next"), "<p>line<br>next</p>\n");
+});
+
+test("other HTML is shown as text, and script-like elements go with their content", () => {
+  assert.equal(
+    renderMarkdown("Vec<String> and <button>go</button>"),
+    "<p>Vec&lt;String&gt; and &lt;button&gt;go&lt;/button&gt;</p>\n",
+  );
+  assert.equal(renderMarkdown("<script>alert(1)</script>kept"), "kept");
+  assert.equal(
+    renderMarkdown('<img src="javascript:alert(1)" onerror="alert(1)" width="1 onload=x">'),
+    "<img>",
   );
 });
 
@@ -302,6 +362,61 @@ const XSS_VECTORS: Array<[string, string]> = [
   ["protocol-relative link", '[x](//evil.example/steal) <a href="//evil.example">y</a>'],
   ["backslash protocol-relative", '<a href="/\\evil.example">x</a> <img src="\\\\evil.example/i">'],
   ["md link backslash protocol-relative", "[x](/\\evil.example) [y](\\\\evil.example)"],
+  // Every tag and attribute kept for inline HTML, each with what an attacker would add to it.
+  [
+    "details open with handler",
+    '<details open onclick="alert(1)"><summary onmouseover="alert(1)">s</summary></details>',
+  ],
+  ["summary with script inside", "<details><summary><script>alert(1)</script></summary></details>"],
+  [
+    "kbd, sub, sup with style and handlers",
+    '<kbd style="x" onclick="alert(1)">k</kbd><sub onmouseover=alert(1)>s</sub><sup id=x>t</sup>',
+  ],
+  [
+    "b, i, u, ins, del, strike, mark with handlers",
+    '<b onclick=alert(1)>b</b><i onfocus=alert(1) tabindex=0>i</i><u>u</u><ins cite="javascript:alert(1)">n</ins><del datetime=x onclick=alert(1)>d</del><strike>s</strike><mark onmouseover=alert(1)>m</mark>',
+  ],
+  ["abbr title breaking out", '<abbr title="x&quot; onmouseover=&quot;alert(1)">a</abbr>'],
+  ["q cite javascript:", '<q cite="javascript:alert(1)" onclick="alert(1)">q</q>'],
+  [
+    "samp, var, small with handlers",
+    '<samp onclick=alert(1)>s</samp><var style="x">v</var><small onmouseover=alert(1)>m</small>',
+  ],
+  [
+    "dl, dt, dd with handlers",
+    "<dl onclick=alert(1)><dt style=x>t</dt><dd onmouseover=alert(1)>d</dd></dl>",
+  ],
+  [
+    "div and span with style and handlers",
+    '<div style="background:url(javascript:alert(1))" onclick="alert(1)">d</div><span onmouseover="alert(1)">s</span>',
+  ],
+  ["span class breaking out", '<span class="hljs-keyword&quot; onclick=&quot;alert(1)">s</span>'],
+  ["span class not from highlight.js", '<span class="hljs-keyword evil-class">s</span>'],
+  [
+    "code class breaking out",
+    '<code class="hljs language-js&quot; onclick=&quot;alert(1)">c</code>',
+  ],
+  [
+    "ruby, rt, rp with handlers",
+    "<ruby onclick=alert(1)>x<rp>(</rp><rt onmouseover=alert(1)>y</rt><rp>)</rp></ruby>",
+  ],
+  [
+    "img width with a handler",
+    '<img src="https://img.example/a.png" width="1 onerror=alert(1)" height="javascript:alert(1)">',
+  ],
+  [
+    "img srcset and data src",
+    '<img src="data:image/svg+xml;base64,PHN2Zz4=" srcset="javascript:alert(1)">',
+  ],
+  [
+    "img inside details summary",
+    "<details><summary><img src=x onerror=alert(1)></summary></details>",
+  ],
+  [
+    "highlighted fence with closing code tags",
+    "```html\n</code></pre><script>alert(1)</script>\n```",
+  ],
+  ["highlighted fence with a hostile language alias", '```js" onclick="alert(1)\nx\n```'],
 ];
 
 test("backslashes count as slashes: /\\host and \\\\host are protocol-relative, so refused", () => {
@@ -340,7 +455,8 @@ test("the safety checker itself rejects unsafe HTML", () => {
     '<img src="vbscript:x" />',
     '<a href="//evil.example">x</a>',
     '<input type="text" />',
-    "<div>x</div>",
+    "<button>x</button>",
+    '<span class="evil">x</span>',
     "<a href=javascript:alert(1)>x</a>",
   ];
   for (const html of unsafe) assert.throws(() => assertSafe(html, html), html);

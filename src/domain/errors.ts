@@ -4,7 +4,7 @@
  * Messages are short lowercase sentences naming the field or rule, shown to clients as is.
  */
 export abstract class DomainError extends Error {
-  abstract readonly status: 400 | 404 | 409;
+  abstract readonly status: 400 | 404 | 409 | 412 | 422;
 }
 
 /** The request is invalid (400). */
@@ -20,4 +20,14 @@ export class NotFound extends DomainError {
 /** The request conflicts with the current state (409). */
 export class Conflict extends DomainError {
   readonly status = 409;
+}
+
+/** A conditional write whose `If-Match` no longer names the current state (412). */
+export class PreconditionFailed extends DomainError {
+  readonly status = 412;
+}
+
+/** The request contradicts an earlier one it claims to repeat (422). */
+export class Unprocessable extends DomainError {
+  readonly status = 422;
 }

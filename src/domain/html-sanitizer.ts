@@ -1,8 +1,8 @@
-// The second layer behind markdown-it (see markdown.ts): an allowlist filter, built on js-xss,
-// over the HTML that markdown-it produced. markdown-it runs with `html: false`, so its output
-// holds only the tags it writes itself; this filter makes sure that stays true should a plugin
-// or a future option ever let something else through. It is written so it also holds on its own
-// against raw hostile HTML (test/markdown.test.ts throws an XSS corpus at it directly).
+// The allowlist filter, built on js-xss, over the HTML markdown-it produced. markdown-it passes
+// raw HTML in a body through (markdown.ts), so this filter is what decides which tags and
+// attributes reach a page: the Markdown constructs, the inline HTML GitHub, GitLab and Redmine
+// allow in issue bodies, and highlight.js token spans. It holds on its own against raw hostile
+// HTML (test/markdown.test.ts throws an XSS corpus at it directly).
 //
 // Why js-xss and not sanitize-html: both are allowlist filters; js-xss is configured once and
 // reused, while sanitize-html rebuilds its option maps, parser and per-tag closures on every
@@ -17,12 +17,18 @@ import xssExports from "xss";
 // cannot see as named exports; they are all properties of the default export.
 const xss = xssExports as unknown as typeof XssModule;
 
-/** Exactly the tags our markdown-it setup can emit. Anything else is dropped, its text kept. */
+/**
+ * The tags our markdown-it setup emits, plus the inline HTML issue trackers keep in bodies.
+ * Anything else is dropped, its text kept.
+ */
 const ALLOWED_TAGS = [
   ...["h1", "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "blockquote"],
   ...["ul", "ol", "li", "em", "strong", "s", "code", "pre", "a", "img"],
   ...["table", "thead", "tbody", "tr", "th", "td"],
   "input", // task-list checkboxes only, rebuilt below
+  // Inline HTML as GitHub, GitLab and Redmine allow it in issue text.
+  ...["details", "summary", "kbd", "sub", "sup", "b", "i", "u", "ins", "del", "strike", "mark"],
+  ...["abbr", "q", "samp", "var", "small", "dl", "dt", "dd", "div", "span", "ruby", "rt", "rp"],
 ];
 
 /** Elements whose content is not text to show: dropped together with the element. */
@@ -38,23 +44,37 @@ const DROPPED_WITH_CONTENT = [
  */
 type Cleaner = (value: string) => string | null;
 const ALIGN: Cleaner = (value) => (/^(left|center|right)$/.test(value) ? value : null);
+const PIXELS: Cleaner = (value) => (/^\d{1,4}%?$/.test(value.trim()) ? value.trim() : null);
 const ATTRIBUTES: Record<string, Record<string, Cleaner>> = {
-  img: { src: (value) => safeUrl(value, IMAGE_SCHEMES), alt: keep, title: keep },
+  img: {
+    src: (value) => safeUrl(value, IMAGE_SCHEMES),
+    alt: keep,
+    title: keep,
+    width: PIXELS,
+    height: PIXELS,
+  },
   ol: { start: (value) => (/^\d{1,9}$/.test(value) ? value : null) },
   th: { align: ALIGN },
   td: { align: ALIGN },
-  // Only for syntax highlighting of fenced code on the client; the info string is user text,
-  // so only plain language names are kept.
-  code: { class: languageClass },
+  details: { open: () => "" },
+  abbr: { title: keep },
+  // Highlighted fences (`hljs language-ts`) and plain ones (`language-x`); the info string is
+  // user text, so only plain language names are kept.
+  code: { class: classes(/^(hljs|language-[\w#+.-]+)$/) },
+  // highlight.js token spans: `hljs-keyword`, and sub-scopes such as `hljs-title function_`.
+  span: { class: classes(/^(hljs-[\w-]+|[a-z]+_{1,2})$/) },
 };
 
 function keep(value: string): string {
   return value;
 }
 
-function languageClass(value: string): string | null {
-  const kept = value.split(/\s+/).filter((name) => /^language-[\w#+.-]+$/.test(name));
-  return kept.length > 0 ? kept.join(" ") : null;
+/** Keeps the class names matching `pattern`; drops the attribute when none does. */
+function classes(pattern: RegExp): Cleaner {
+  return (value) => {
+    const kept = value.split(/\s+/).filter((name) => pattern.test(name));
+    return kept.length > 0 ? kept.join(" ") : null;
+  };
 }
 
 // URL schemes for href and src. URLs with no scheme (relative paths, #fragments, ?queries) are
@@ -145,7 +165,8 @@ const filter = new xss.FilterXSS({
     // An empty string drops the attribute; undefined would hand it to js-xss's defaults.
     return kept === null ? "" : attribute(name, kept);
   },
-  stripIgnoreTag: true, // tags not allowed: removed, their text kept
+  // Tags not allowed are shown as text (`Vec<String>` typed without backticks stays readable).
+  stripIgnoreTag: false,
   stripIgnoreTagBody: DROPPED_WITH_CONTENT,
   allowCommentTag: false,
   css: false, // no style attribute is ever kept, so no CSS filter is needed

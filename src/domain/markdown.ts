@@ -1,25 +1,38 @@
 // Markdown -> safe HTML, used for every `bodyHtml` the API returns (ticket,
-// comment and remote issue bodies). Two layers:
-//   1. markdown-it with `html: false`, so raw HTML in the source comes out as
-//      escaped text, and a link-scheme allowlist (http, https, mailto).
-//   2. an allowlist filter (html-sanitizer.ts) of exactly the tags and
-//      attributes our markdown-it setup can emit, as a second line of defence
-//      should a plugin or a future option ever let something through.
-// Both are configured once, at module load.
+// comment and remote issue bodies). Bodies come from GitHub, GitLab and Redmine
+// issues as often as from people typing here, so they render the way those
+// trackers render issue text:
+//   - a single newline is a line break (`breaks: true`);
+//   - the inline HTML those sites allow (details/summary, kbd, sub/sup, b/i,
+//     img with an http(s) src, ...) is kept: markdown-it passes raw HTML
+//     through (`html: true`) and the allowlist filter (html-sanitizer.ts) keeps
+//     exactly those tags and attributes and drops everything else;
+//   - fenced code with a language is highlighted here, on the server
+//     (code-highlighting.ts), as `<pre><code class="hljs language-x">` with
+//     `hljs-*` token spans.
+// Links are limited to http, https and mailto by markdown-it's validateLink
+// below and again by the filter. Both are configured once, at module load.
 
 import { tasklist } from "@mdit/plugin-tasklist";
 import MarkdownIt from "markdown-it";
+import { highlightCode, knownLanguage } from "./code-highlighting.js";
 import { sanitizeHtml } from "./html-sanitizer.js";
 
 const md = new MarkdownIt({
-  html: false, // raw HTML is shown as text, never passed through
+  html: true, // raw HTML passes to the allowlist filter, which keeps only safe tags
+  breaks: true, // a single newline is a <br />, as in GitHub, GitLab and Redmine issues
   linkify: true, // GFM autolinks: bare URLs, www. and e-mail addresses
   typographer: false, // keep the text exactly as typed (no smart quotes)
   xhtmlOut: true, // <br />, <hr />, <img ... />: one spelling, whichever layer wrote the tag
-  // breaks: false (GFM spec): a single newline is a soft break, not <br>.
+  // A fence whose language is known is highlighted and written whole; any other is left to
+  // markdown-it, which escapes it into <pre><code class="language-xxx">.
+  highlight: (code, language) => {
+    const known = knownLanguage(language);
+    if (known === undefined) return "";
+    return `<pre><code class="hljs language-${known}">${highlightCode(code, known)}</code></pre>`;
+  },
 });
-// Tables and ~~strikethrough~~ are on in markdown-it's default preset; fenced
-// code gets class="language-xxx" from its info string.
+// Tables and ~~strikethrough~~ are on in markdown-it's default preset.
 
 // markdown-it's own validateLink is a blocklist (javascript:, vbscript:,
 // file:, data: except images). Swap it for the same allowlist the sanitizer

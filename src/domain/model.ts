@@ -6,6 +6,8 @@
 export interface Board {
   id: number;
   name: string;
+  /** 0..n-1 across all boards, the order clients list them in. */
+  position: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -127,6 +129,13 @@ export interface TicketExternalReference {
   updatedAt: string;
 }
 
+/** Who works on a ticket until when (CONTRACT.md §13). */
+export interface TicketClaim {
+  actor: string;
+  claimedAt: string;
+  expiresAt: string;
+}
+
 /** Fields shared by Ticket and TicketSummary. */
 export interface TicketCore {
   id: number;
@@ -148,6 +157,10 @@ export interface TicketCore {
   ref: string;
   shortRef: string;
   externalReferences: TicketExternalReference[];
+  /** 1 at creation, +1 per transaction that changes the full representation (CONTRACT.md §13). */
+  version: number;
+  /** The live claim; null when none or expired. */
+  claim: TicketClaim | null;
 }
 
 export interface TicketSummary extends TicketCore {

@@ -9,8 +9,11 @@ import { ticketEventService } from "./annotations/ticket-events.js";
 import { boardService } from "./boards/boards.js";
 import { laneService } from "./boards/lanes.js";
 import { tagService } from "./boards/tags.js";
+import { type EntityTags, entityTags } from "./entity-tags.js";
+import { idempotencyService } from "./idempotency.js";
 import { createRemoteServices, NO_REMOTE_ACCESS } from "./remote-tracking/remote-services.js";
 import type { RemoteAccess } from "./remote-tracking/remote-tracking.js";
+import { claimSettlement } from "./tickets/ticket-claims.js";
 import { createTicketServices } from "./tickets/ticket-services.js";
 import { createTransact } from "./transaction.js";
 import { boardExporter } from "./transfer/board-export.js";
@@ -26,11 +29,18 @@ export function createServices(
   remote: RemoteAccess = NO_REMOTE_ACCESS,
 ) {
   const stores = createStores(db);
-  const transact = createTransact(db, bus);
+  const activity = activityRecorder(stores.activity);
+  // Coordination (CONTRACT.md §13): claims end and changed tickets are collected before each
+  // commit; board revisions advance right after it.
+  let tags: EntityTags | undefined;
+  const transact = createTransact(db, bus, {
+    beforeCommit: claimSettlement(stores, activity),
+    afterCommit: (changes) => tags?.advance(changes),
+  });
+  tags = entityTags(stores, transact);
   const boards = boardService(stores, transact);
   const lanes = laneService(stores, boards, transact);
-  const activity = activityRecorder(stores.activity);
-  const tags = tagService(stores, boards, activity, transact);
+  const boardTags = tagService(stores, boards, activity, transact);
   const ticketFamily = createTicketServices(stores, boards, activity, transact);
   const ticketDeps = { tickets: ticketFamily.tickets, activity };
   const ticketExtras = {
@@ -46,7 +56,20 @@ export function createServices(
   };
   const remoteFamily = createRemoteServices(stores, { boards, ...ticketDeps, remote }, transact);
   // `events` is the after-commit change feed the board stream subscribes to.
-  return { boards, lanes, tags, ...ticketFamily, ...ticketExtras, ...remoteFamily, events: bus };
+  const coordination = {
+    entityTags: tags,
+    idempotency: idempotencyService(stores.idempotencyKeys),
+  };
+  return {
+    boards,
+    lanes,
+    tags: boardTags,
+    ...ticketFamily,
+    ...ticketExtras,
+    ...remoteFamily,
+    ...coordination,
+    events: bus,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

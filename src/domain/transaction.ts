@@ -8,6 +8,8 @@ import type { Db } from "../storage/database.js";
  */
 export class BoardChanges {
   private readonly boards = new Map<number, BoardEventName>();
+  /** Per board, the tickets the unit of work changed there (filled before commit). */
+  private readonly tickets = new Map<number, Set<number>>();
 
   touched(boardId: number): void {
     if (!this.boards.has(boardId)) this.boards.set(boardId, "board_updated");
@@ -17,19 +19,51 @@ export class BoardChanges {
     this.boards.set(boardId, "board_deleted");
   }
 
+  /**
+   * Records a changed ticket on a board it is or was on (CONTRACT.md §13). It names the ticket in
+   * that board's message, if the board has one; it sends none by itself: a request that commits
+   * twice (comment push) still sends one message, after its last commit.
+   */
+  ticketChanged(boardId: number, ticketId: number): void {
+    let set = this.tickets.get(boardId);
+    if (!set) {
+      set = new Set();
+      this.tickets.set(boardId, set);
+    }
+    set.add(ticketId);
+  }
+
+  /** Every board whose data changed: touched, deleted, or with a changed ticket. */
+  get changedBoards(): Set<number> {
+    return new Set([...this.boards.keys(), ...this.tickets.keys()]);
+  }
+
   publishTo(bus: BoardEventBus): void {
-    for (const [boardId, event] of this.boards) bus.publish(boardId, event);
+    for (const [boardId, event] of this.boards) {
+      const ids = [...(this.tickets.get(boardId) ?? [])].sort((a, b) => a - b);
+      bus.publish(boardId, event, ids);
+    }
   }
 }
 
 export type Transact = <T>(work: (changes: BoardChanges) => T) => T;
 
 /**
+ * Work run around every unit of work: `beforeCommit` inside the transaction after the work
+ * (coordination: claims that end, ticket versions), `afterCommit` right after the commit and
+ * before any notification (board revisions, so a read that follows sees the new state).
+ */
+export interface TransactionHooks {
+  beforeCommit?(changes: BoardChanges): void;
+  afterCommit?(changes: BoardChanges): void;
+}
+
+/**
  * Runs work in one SQLite transaction (BEGIN IMMEDIATE, so concurrent writers queue instead of
  * failing mid-way). A nested call joins the outer unit of work: one commit, one set of
  * notifications.
  */
-export function createTransact(db: Db, bus: BoardEventBus): Transact {
+export function createTransact(db: Db, bus: BoardEventBus, hooks: TransactionHooks = {}): Transact {
   let active: BoardChanges | null = null;
   return <T>(work: (changes: BoardChanges) => T): T => {
     if (active) return work(active);
@@ -37,10 +71,17 @@ export function createTransact(db: Db, bus: BoardEventBus): Transact {
     active = changes;
     let result: T;
     try {
-      result = db.transaction(() => work(changes)).immediate();
+      result = db
+        .transaction(() => {
+          const value = work(changes);
+          hooks.beforeCommit?.(changes);
+          return value;
+        })
+        .immediate();
     } finally {
       active = null;
     }
+    hooks.afterCommit?.(changes);
     changes.publishTo(bus);
     return result;
   };

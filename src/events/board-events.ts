@@ -1,6 +1,9 @@
+import { deliverAfterAnswer } from "./held-deliveries.js";
+
 /**
  * In-process publish/subscribe of board change notifications, feeding the per-board SSE stream.
- * Publishing happens only after a transaction commits (see domain/transaction.ts).
+ * Publishing happens only after a transaction commits (see domain/transaction.ts); delivery to
+ * listeners waits until the request that made the change has been answered (held-deliveries.ts).
  */
 export type BoardEventName = "board_updated" | "board_deleted";
 
@@ -10,6 +13,11 @@ export interface BoardEvent {
   boardId: number;
   event: BoardEventName;
   sentAt: string;
+  /**
+   * The tickets the change touched (created, changed, deleted, moved in or out, or showing a
+   * changed neighbour); absent on a catch-up message, which means "refetch everything".
+   */
+  ticketIds?: number[];
 }
 
 export type BoardListener = (event: BoardEvent) => void;
@@ -42,17 +50,20 @@ export class BoardEventBus {
     };
   }
 
-  publish(boardId: number, event: BoardEventName): void {
+  publish(boardId: number, event: BoardEventName, ticketIds: number[] = []): void {
     const message: BoardEvent = {
       id: ++this.lastId,
       boardId,
       event,
       sentAt: new Date().toISOString(),
+      ticketIds,
     };
     if (event === "board_deleted") this.lastIdByBoard.delete(boardId);
     else this.lastIdByBoard.set(boardId, message.id);
-    const set = this.listeners.get(boardId);
-    if (!set) return;
-    for (const listener of [...set]) listener(message);
+    deliverAfterAnswer(() => {
+      const set = this.listeners.get(boardId);
+      if (!set) return;
+      for (const listener of [...set]) listener(message);
+    });
   }
 }

@@ -95,7 +95,7 @@ export class BoardStreams {
     }
     // A client that does not keep up gets the newest change once it drains, not a backlog:
     // each message only says "refetch".
-    if (client.response.writableNeedDrain) client.pending = event;
+    if (client.response.writableNeedDrain) client.pending = coalesce(client.pending, event);
     else this.send(client, event);
   }
 
@@ -127,8 +127,21 @@ export class BoardStreams {
 }
 
 function format(event: BoardEvent): string {
-  const data = JSON.stringify({ boardId: event.boardId, event: event.event, sentAt: event.sentAt });
+  const data = JSON.stringify({
+    boardId: event.boardId,
+    event: event.event,
+    sentAt: event.sentAt,
+    ...(event.ticketIds ? { ticketIds: event.ticketIds } : {}),
+  });
   return `id: ${event.id}\ndata: ${data}\n\n`;
+}
+
+/** The newest message standing for both: its ticket ids are those of both (absent = all). */
+function coalesce(held: BoardEvent | null, next: BoardEvent): BoardEvent {
+  if (!held) return next;
+  if (!held.ticketIds || !next.ticketIds) return { ...next, ticketIds: undefined };
+  const ids = [...new Set([...held.ticketIds, ...next.ticketIds])].sort((a, b) => a - b);
+  return { ...next, ticketIds: ids };
 }
 
 function isBehind(

@@ -2,7 +2,9 @@ import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import type { Services } from "../domain/services.js";
 import { installJsonBodyParsing } from "./body-parsing.js";
+import { installConditionalGets } from "./conditional-requests.js";
 import { installErrorHandling } from "./errors.js";
+import { installIdempotencyKeys } from "./idempotency-keys.js";
 import { installLocalGuard } from "./local-guard.js";
 import { installOpenApi, openApiDocumentRoute } from "./openapi.js";
 import { activityRoutes } from "./routes/activity.js";
@@ -12,15 +14,18 @@ import { boardRoutes } from "./routes/boards.js";
 import { commentRoutes } from "./routes/comments.js";
 import { externalReferenceRoutes } from "./routes/external-references.js";
 import { laneRoutes } from "./routes/lanes.js";
+import { markdownRoutes } from "./routes/markdown.js";
 import { remoteRoutes } from "./routes/remote.js";
 import { remoteDiagnosticRoutes } from "./routes/remote-diagnostics.js";
 import { type ServiceInfo, serviceRoutes } from "./routes/service.js";
 import { tagReasonRoutes } from "./routes/tag-reasons.js";
 import { tagRoutes } from "./routes/tags.js";
 import { ticketBulkRoutes } from "./routes/ticket-bulk.js";
+import { ticketClaimRoutes } from "./routes/ticket-claims.js";
 import { ticketEventRoutes } from "./routes/ticket-events.js";
 import { ticketRoutes } from "./routes/tickets.js";
 import { namedSchemas } from "./schemas/index.js";
+import { installStreamAfterResponse } from "./stream-after-response.js";
 import type { TackApp } from "./types.js";
 import { createValidatorCompiler } from "./validation.js";
 
@@ -51,8 +56,12 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installLocalGuard(app, options.allowedHosts);
+  installStreamAfterResponse(app);
   installJsonBodyParsing(app);
   installErrorHandling(app);
+  // Coordination (CONTRACT.md §13): ETag/304 on GETs, Idempotency-Key on create endpoints.
+  installConditionalGets(app);
+  installIdempotencyKeys(app, options.services.idempotency);
 
   app.setValidatorCompiler(createValidatorCompiler(namedSchemas));
   for (const schema of namedSchemas) app.addSchema(schema);
@@ -60,11 +69,13 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
 
   const { services } = options;
   serviceRoutes(app, options.info);
+  markdownRoutes(app);
   boardRoutes(app, services.boards);
   laneRoutes(app, services.lanes);
   tagRoutes(app, services.tags);
   ticketRoutes(app, services);
   ticketBulkRoutes(app, services);
+  ticketClaimRoutes(app, services);
   commentRoutes(app, services.comments);
   activityRoutes(app, services.activity);
   ticketEventRoutes(app, services.ticketEvents);

@@ -3,7 +3,7 @@ import type { Db } from "./database.js";
 import type { ExternalReferenceFields } from "./external-references.js";
 import type { TagReasonWrite } from "./tag-reasons.js";
 import type { NewTicketEvent } from "./ticket-events.js";
-import { NEXT_TICKET_ID, type TicketWrite } from "./tickets.js";
+import type { TicketWrite } from "./tickets.js";
 
 /** A ticket's own columns as a board import writes them: positions and timestamps kept. */
 export interface ImportedTicketRow extends Omit<TicketWrite, "laneId" | "parentTicketId"> {
@@ -52,7 +52,7 @@ export interface ImportedEvent {
  * in the same order would have got. Call them inside the import's single transaction.
  */
 export function boardImportStore(db: Db) {
-  const nextTicketId = db.prepare(`SELECT ${NEXT_TICKET_ID}`).pluck();
+  const nextTicketId = prepareNextId(db, "tickets");
   const nextCommentId = prepareNextId(db, "comments");
   const nextReferenceId = prepareNextId(db, "external_references");
   const nextEventId = prepareNextId(db, "ticket_events");
@@ -109,7 +109,7 @@ export function boardImportStore(db: Db) {
   return {
     /** Returns the new ids, in batch order. */
     insertTickets(boardId: number, tickets: readonly ImportedTicket[]): number[] {
-      const first = nextTicketId.get() as number;
+      const first = nextTicketId();
       const ids: number[] = new Array(tickets.length);
       const values: unknown[] = [];
       const texts: unknown[] = [];

@@ -31,13 +31,16 @@ export function prepareBulkInsert(db: Db, head: string, row: string): (values: u
 }
 
 /**
- * The id SQLite would give the next row of a table whose `id` is its INTEGER PRIMARY KEY (no
- * AUTOINCREMENT): one more than the largest id in the table, 1 when it is empty. Bulk inserts
- * write these ids explicitly (first, first + 1, ...) so the ids are known without reading them
- * back and are exactly those one-row inserts in the same order would have been given. Only valid
- * inside the writing transaction (BEGIN IMMEDIATE: no other writer until commit).
+ * The id SQLite would give the next row of a table whose `id` is `INTEGER PRIMARY KEY
+ * AUTOINCREMENT`: one more than the largest id the table ever had (`sqlite_sequence`), so an id
+ * of a deleted row never comes back. Bulk inserts write these ids explicitly (first, first + 1,
+ * ...) so the ids are known without reading them back and are exactly those one-row inserts in
+ * the same order would have been given; SQLite moves the sequence past them. Only valid inside
+ * the writing transaction (BEGIN IMMEDIATE: no other writer until commit).
  */
 export function prepareNextId(db: Db, table: string): () => number {
-  const next = db.prepare(`SELECT coalesce(max(id), 0) + 1 FROM ${table}`).pluck();
-  return () => next.get() as number;
+  const next = db
+    .prepare("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0) + 1")
+    .pluck();
+  return () => next.get(table) as number;
 }

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { migrations } from "./migrations/index.js";
+import { type Migration, type MigrationContext, migrations } from "./migrations/index.js";
 
 export type Db = Database.Database;
 
@@ -9,10 +9,20 @@ export type Db = Database.Database;
 export class StartupError extends Error {}
 
 /**
+ * Without a renderer, a database whose stored HTML must be rendered again cannot be upgraded;
+ * `tack serve` always passes one.
+ */
+const NO_RENDERER: MigrationContext = {
+  renderMarkdown() {
+    throw new StartupError("upgrading this database needs the Markdown renderer: run tack serve");
+  },
+};
+
+/**
  * Opens (creating if needed) the SQLite file, tunes it once, and brings its schema up to date.
  * Every failure becomes a StartupError with a one-line message: the CLI prints it and exits 1.
  */
-export function openDatabase(file: string): Db {
+export function openDatabase(file: string, context: MigrationContext = NO_RENDERER): Db {
   let db: Db;
   try {
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
@@ -33,7 +43,7 @@ export function openDatabase(file: string): Db {
     db.pragma("cache_size = -131072");
     db.pragma("mmap_size = 268435456");
     db.pragma("temp_store = MEMORY");
-    migrate(db);
+    migrate(db, context);
     return db;
   } catch (error) {
     db.close();
@@ -51,7 +61,7 @@ export function isDatabaseUsable(db: Db): boolean {
   }
 }
 
-function migrate(db: Db): void {
+function migrate(db: Db, context: MigrationContext): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > migrations.length) {
     throw new StartupError(
@@ -59,12 +69,24 @@ function migrate(db: Db): void {
     );
   }
   if (current === migrations.length) return;
-  db.transaction(() => {
-    for (let version = current; version < migrations.length; version++) {
-      db.exec(migrations[version] as string);
-    }
-    db.pragma(`user_version = ${migrations.length}`);
-  }).immediate();
+  // Rebuilding a table means dropping the old one, which with foreign keys on would cascade into
+  // every table referring to it. The pragma has no effect inside a transaction, so it is switched
+  // off around it, and the keys are checked before the migration commits.
+  db.pragma("foreign_keys = OFF");
+  try {
+    db.transaction(() => {
+      for (let version = current; version < migrations.length; version++) {
+        const migration = migrations[version] as Migration;
+        if (typeof migration === "string") db.exec(migration);
+        else migration(db, context);
+      }
+      const broken = db.pragma("foreign_key_check") as unknown[];
+      if (broken.length > 0) throw new Error(`migration left ${broken.length} broken references`);
+      db.pragma(`user_version = ${migrations.length}`);
+    }).immediate();
+  } finally {
+    db.pragma("foreign_keys = ON");
+  }
 }
 
 function describe(error: unknown): string {

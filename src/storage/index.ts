@@ -4,11 +4,15 @@ import { boardStore } from "./boards.js";
 import { commentStore } from "./comments.js";
 import type { Db } from "./database.js";
 import { externalReferenceStore } from "./external-references.js";
+import { idempotencyKeyStore } from "./idempotency-keys.js";
 import { laneStore } from "./lanes.js";
 import { remoteLinkStore } from "./remote-links.js";
 import { tagReasonStore } from "./tag-reasons.js";
 import { tagStore } from "./tags.js";
+import { ticketChangeStore } from "./ticket-changes.js";
+import { ticketClaimStore } from "./ticket-claims.js";
 import { ticketEventStore } from "./ticket-events.js";
+import { ticketReadinessStore } from "./ticket-readiness.js";
 import { ticketRelationStore } from "./ticket-relations.js";
 import { ticketTagStore } from "./ticket-tags.js";
 import { ticketStore } from "./tickets.js";
@@ -29,6 +33,11 @@ export function createStores(db: Db) {
     tagReasons: tagReasonStore(db),
     ticketEvents: ticketEventStore(db),
     boardImport: boardImportStore(db),
+    // Coordination (CONTRACT.md §13): version tracking first, its TEMP table feeds the others.
+    ticketChanges: ticketChangeStore(db),
+    ticketClaims: ticketClaimStore(db),
+    ticketReadiness: ticketReadinessStore(db),
+    idempotencyKeys: idempotencyKeyStore(db),
   };
 }
 

@@ -20,6 +20,8 @@ export interface TicketRow {
   position: number;
   createdAt: string;
   updatedAt: string;
+  /** CONTRACT.md §13; raised by storage/ticket-changes.ts. */
+  version: number;
 }
 
 /** A ticket's own columns including its bodies. */
@@ -67,6 +69,7 @@ interface SqlRow {
   position: number;
   created_at: string;
   updated_at: string;
+  version: number;
 }
 
 interface SqlRecord extends SqlRow {
@@ -86,6 +89,7 @@ const toRow = (row: SqlRow): TicketRow => ({
   position: row.position,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
+  version: row.version,
 });
 
 type RawRow = [
@@ -100,6 +104,7 @@ type RawRow = [
   number,
   string,
   string,
+  number,
 ];
 
 /** A raw row of ROW_COLUMNS (arrays allocate less than objects in lists of thousands). */
@@ -115,6 +120,7 @@ const fromRaw = (row: RawRow): TicketRow => ({
   position: row[8],
   createdAt: row[9],
   updatedAt: row[10],
+  version: row[11],
 });
 
 const toRecord = (row: SqlRecord): TicketRecord => ({
@@ -124,7 +130,7 @@ const toRecord = (row: SqlRecord): TicketRecord => ({
 });
 
 const ROW_COLUMNS = `t.id, t.board_id, t.lane_id, t.parent_ticket_id, t.title, t.is_resolved,
-  t.is_archived, t.priority, t.position, t.created_at, t.updated_at`;
+  t.is_archived, t.priority, t.position, t.created_at, t.updated_at, t.version`;
 const RECORD_COLUMNS = `${ROW_COLUMNS}, x.body_markdown, x.body_html`;
 const WITH_TEXT = "JOIN ticket_texts x ON x.ticket_id = t.id";
 
@@ -133,16 +139,6 @@ const BOARD_ORDER = "ORDER BY l.position, l.id, t.is_archived, t.position, t.id"
 
 /** Ids given to a query as one JSON array parameter (never one parameter per id). */
 const IN_IDS = "IN (SELECT value FROM json_each(?))";
-
-/**
- * The id a new ticket gets: above every ticket that exists and every ticket any activity entry
- * is about. A deleted ticket's history stays readable under its id (CONTRACT.md §5), so its id
- * must never come back; SQLite alone would hand out the highest id again once that row is gone.
- * (Deleting a board deletes its activity, so those ids may return: nothing refers to them.)
- */
-export const NEXT_TICKET_ID = `(SELECT max(
-    coalesce((SELECT max(id) FROM tickets), 0),
-    coalesce((SELECT max(subject_ticket_id) FROM activity), 0)) + 1)`;
 
 export function ticketStore(db: Db) {
   const byId = db.prepare<[number], SqlRecord>(
@@ -159,10 +155,9 @@ export function ticketStore(db: Db) {
     `SELECT ${ROW_COLUMNS} FROM tickets t WHERE t.board_id = ?`,
   );
   const insert = db.prepare(
-    `INSERT INTO tickets (id, board_id, lane_id, parent_ticket_id, title, is_resolved,
-       is_archived, priority, position, created_at, updated_at)
-     VALUES (${NEXT_TICKET_ID}, @boardId, @laneId, @parentTicketId, @title, @isResolved,
-       @isArchived, @priority,
+    `INSERT INTO tickets (board_id, lane_id, parent_ticket_id, title, is_resolved, is_archived,
+       priority, position, created_at, updated_at)
+     VALUES (@boardId, @laneId, @parentTicketId, @title, @isResolved, @isArchived, @priority,
        (SELECT COALESCE(MAX(position), -1) + 1 FROM tickets WHERE lane_id = @laneId),
        @updatedAt, @updatedAt)`,
   );

@@ -53,7 +53,7 @@ describe("ticket activity", () => {
     assert.ok(entries[0].createdAt >= entries[1].createdAt);
   });
 
-  test("comment changes are recorded with the comment id", async () => {
+  test("comment changes are recorded with the comment id and the text before and after", async () => {
     const { ticketId } = await ticket();
     const created = await api.post(`/api/tickets/${ticketId}/comments`, { bodyMarkdown: "a" });
     const commentId = created.body.id;
@@ -63,8 +63,12 @@ describe("ticket activity", () => {
     assert.deepEqual(
       entries.map((entry) => [entry.action, entry.message, entry.details]),
       [
-        ["comment_deleted", "Comment deleted", { commentId }],
-        ["comment_updated", "Comment updated", { commentId }],
+        ["comment_deleted", "Comment deleted", { commentId, deletedBodyMarkdown: "b" }],
+        [
+          "comment_updated",
+          "Comment updated",
+          { commentId, oldBodyMarkdown: "a", newBodyMarkdown: "b" },
+        ],
         ["comment_added", "Comment added", { commentId }],
       ],
     );

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
+import { request as httpRequest, type IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -68,7 +69,12 @@ describe("board change stream", () => {
     await expectMessageCount(client, 1);
     const [message] = client.messages;
     assert.match(message?.id ?? "", /^\d+$/);
-    assert.deepEqual(Object.keys(message?.data).sort(), ["boardId", "event", "sentAt"]);
+    assert.deepEqual(Object.keys(message?.data).sort(), [
+      "boardId",
+      "event",
+      "sentAt",
+      "ticketIds",
+    ]);
     assert.equal(message?.data.boardId, boardId);
     assert.equal(message?.data.event, "board_updated");
     assert.ok(Date.parse(message?.data.sentAt) >= before - 1000);
@@ -187,6 +193,47 @@ describe("board change stream", () => {
     assert.equal(client.messages[0]?.data.boardId, boardId);
     // The board is gone, so reconnecting is a 404.
     assert.equal((await api.get(`/api/boards/${boardId}/events`)).status, 404);
+  });
+
+  test("a request has its answer before the stream tells anybody of its change", async () => {
+    // A response far larger than the loopback socket buffers (a ticket with 30 comments of 200 KB,
+    // Markdown and HTML) cannot be finished while its client is not reading it. The message of
+    // the change must wait for the answer: none may arrive while the answer is still unread.
+    const { boardId, laneIds } = await createBoard();
+    const ticket = await api.post(`/api/boards/${boardId}/tickets`, {
+      laneId: laneIds[0],
+      title: "large",
+    });
+    const body = "word ".repeat(40_000);
+    for (let index = 0; index < 30; index++) {
+      const comment = await api.post(`/api/tickets/${ticket.body.id}/comments`, {
+        bodyMarkdown: body,
+      });
+      assert.equal(comment.status, 201);
+    }
+    const client = await connect(api, boardId);
+    const answer = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = httpRequest(
+        `${api.url}/api/tickets/${ticket.body.id}`,
+        { method: "PATCH", headers: { "content-type": "application/json" } },
+        resolve,
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify({ priority: 4 }));
+    });
+    answer.pause();
+    assert.equal(answer.statusCode, 200);
+    await sleep(300);
+    assert.equal(client.messages.length, 0, "the stream spoke before the answer was read");
+
+    let received = 0;
+    answer.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    answer.resume();
+    await new Promise((resolve) => answer.on("end", resolve));
+    assert.ok(received > 12_000_000, `answer of ${received} bytes`);
+    await expectMessageCount(client, 1);
   });
 
   test("an unknown board is 404 and a malformed id 400, as JSON errors", async () => {

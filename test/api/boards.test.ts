@@ -27,7 +27,13 @@ describe("POST /api/boards", () => {
     assert.equal(created.status, 201);
     assert.deepEqual(Object.keys(created.body).sort(), ["board", "lanes", "tags", "tickets"]);
     const { board, lanes, tags, tickets } = created.body;
-    assert.deepEqual(Object.keys(board).sort(), ["createdAt", "id", "name", "updatedAt"]);
+    assert.deepEqual(Object.keys(board).sort(), [
+      "createdAt",
+      "id",
+      "name",
+      "position",
+      "updatedAt",
+    ]);
     assert.ok(Number.isInteger(board.id) && board.id > 0);
     assert.equal(board.name, "Defaults");
     assert.match(board.createdAt, ISO);
@@ -129,7 +135,13 @@ describe("PATCH /api/boards/{boardId}", () => {
     const { board } = await createBoard(api, "Before");
     const renamed = await api.patch(`/api/boards/${board.id}`, { name: "  After  " });
     assert.equal(renamed.status, 200);
-    assert.deepEqual(Object.keys(renamed.body).sort(), ["createdAt", "id", "name", "updatedAt"]);
+    assert.deepEqual(Object.keys(renamed.body).sort(), [
+      "createdAt",
+      "id",
+      "name",
+      "position",
+      "updatedAt",
+    ]);
     assert.equal(renamed.body.name, "After");
     assert.equal(renamed.body.createdAt, board.createdAt);
     assert.ok(renamed.body.updatedAt >= board.updatedAt);
@@ -183,6 +195,37 @@ describe("GET /api/boards and ordering", () => {
     assert.deepEqual(
       await boardIds(),
       [...reversed, added.board.id].filter((id) => id !== middle),
+    );
+  });
+
+  test("boards carry position 0..n-1 in list order, on every answer that shows a board", async () => {
+    const contiguous = async () => {
+      const boards = (await api.get("/api/boards")).body.boards as { position: number }[];
+      assert.deepEqual(
+        boards.map((board) => board.position),
+        boards.map((_, index) => index),
+      );
+      return boards as { id: number; position: number }[];
+    };
+    const before = await contiguous();
+    const created = await createBoard(api, "Positioned");
+    assert.equal(created.board.position, before.length, "a new board goes last");
+    const shell = (await api.get(`/api/boards/${created.board.id}`)).body;
+    assert.equal(shell.board.position, before.length);
+    const renamed = (await api.patch(`/api/boards/${created.board.id}`, { name: "Moved" })).body;
+    assert.equal(renamed.position, before.length);
+
+    const order = [created.board.id, ...before.map((board) => board.id)];
+    const reordered = (await api.post("/api/boards/reorder", { boardIds: order })).body.boards;
+    assert.deepEqual(
+      reordered.map((board: { id: number; position: number }) => [board.id, board.position]),
+      order.map((id, position) => [id, position]),
+    );
+    assert.equal((await api.delete(`/api/boards/${order[1]}`)).status, 204);
+    const after = await contiguous();
+    assert.deepEqual(
+      after.map((board) => board.id),
+      order.filter((id) => id !== order[1]),
     );
   });
 

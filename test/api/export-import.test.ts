@@ -554,15 +554,15 @@ describe("import", () => {
     };
 
     // The newest ticket, comment and activity entry before the import; the newest ticket is then
-    // deleted: its id stays taken (its activity is still read by it).
+    // deleted with its comment: their ids stay taken (an id once used never names anything else).
     const before = await boardWithLanes(api, "Before the import", ["l"]);
     const kept = await newTicket(api, before.boardId, before.laneIds[0], "kept");
-    const keptComment = await ok(
-      api.post(`/api/tickets/${kept.id}/comments`, { bodyMarkdown: "c" }),
+    await ok(api.post(`/api/tickets/${kept.id}/comments`, { bodyMarkdown: "c" }), 201);
+    const deleted = await newTicket(api, before.boardId, before.laneIds[0], "deleted");
+    const deletedComment = await ok(
+      api.post(`/api/tickets/${deleted.id}/comments`, { bodyMarkdown: "c" }),
       201,
     );
-    const deleted = await newTicket(api, before.boardId, before.laneIds[0], "deleted");
-    await ok(api.post(`/api/tickets/${deleted.id}/comments`, { bodyMarkdown: "c" }), 201);
     await ok(api.delete(`/api/tickets/${deleted.id}`), 204);
     const [lastEntry] = (await ok(api.get(`/api/tickets/${deleted.id}/activity`))).activity;
 
@@ -586,7 +586,7 @@ describe("import", () => {
     for (let index = 0; index < size; index++) {
       const ticket = answerOf(index);
       assert.deepEqual(ticket, await ok(api.get(`/api/tickets/${ticket.id}`)), ticket.title);
-      const older = keptComment.id + 1 + 2 * index; // oldest first, in document order
+      const older = deletedComment.id + 1 + 2 * index; // oldest first, in document order
       assert.deepEqual(
         ticket.comments.map((c: any) => [c.id, c.ticketId, c.bodyMarkdown]),
         [
@@ -605,7 +605,7 @@ describe("import", () => {
         ticket.externalReferences.map((r: any) => r.issueKey),
         index % 2 ? [] : [String(index)],
       );
-      // Newest first; the ticket that reuses the deleted ticket's id also shows its history.
+      // Newest first.
       const [entry] = (await ok(api.get(`/api/tickets/${ticket.id}/activity`))).activity;
       assert.deepEqual(
         [entry.id, entry.action, entry.details],

@@ -195,6 +195,17 @@ describe("POST /api/remote-diagnostics: failures are 400 with a result", () => {
       hasCredential: false,
       status: "missing_credential",
     });
+    // With no credential for the provider at all, that is the answer, whatever else is missing.
+    for (const provider of ["redmine", "github", "gitlab"]) {
+      assertFailed(await diagnose({ provider }, bare), {
+        provider,
+        hasCredential: false,
+        status: "missing_credential",
+      });
+    }
+    assertFailed(await diagnose({ provider: "redmine" }, bare), {
+      message: "no credential configured for redmine",
+    });
   });
 
   test("unsupported_provider", async () => {

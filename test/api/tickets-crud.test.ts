@@ -14,6 +14,9 @@ import {
 const api = await startTestServer();
 
 const TICKET_FIELDS = [
+  // CONTRACT.md §13
+  "version",
+  "claim",
   "id",
   "boardId",
   "laneId",
@@ -84,6 +87,8 @@ describe("POST /api/boards/{boardId}/tickets", () => {
         ref: `Defaults#${ticket.id}`,
         shortRef: `#${ticket.id}`,
         remote: null,
+        version: 1,
+        claim: null,
         externalReferences: [],
       },
     );
@@ -250,7 +255,10 @@ describe("PATCH /api/tickets/{ticketId}", () => {
       tagIds: [tag.id],
     });
     const patched = await patchTicket(api, ticket.id, { priority: 1 });
-    assert.deepEqual({ ...patched, updatedAt: "" }, { ...ticket, priority: 1, updatedAt: "" });
+    assert.deepEqual(
+      { ...patched, updatedAt: "" },
+      { ...ticket, priority: 1, updatedAt: "", version: ticket.version + 1 },
+    );
     const retitled = await patchTicket(api, ticket.id, { title: "  new title " });
     assert.equal(retitled.title, "new title");
     assert.equal(retitled.priority, 1);

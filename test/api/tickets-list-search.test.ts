@@ -15,6 +15,9 @@ import {
 const api = await startTestServer();
 
 const SUMMARY_FIELDS = [
+  // CONTRACT.md §13
+  "version",
+  "claim",
   "id",
   "boardId",
   "laneId",

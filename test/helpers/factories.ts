@@ -4,7 +4,7 @@ import type { ApiResponse, TestServer } from "./server.js";
 /** Data builders over the public API: each asserts its own success so tests read as intent. */
 
 export interface BoardShellBody {
-  board: { id: number; name: string; createdAt: string; updatedAt: string };
+  board: { id: number; name: string; position: number; createdAt: string; updatedAt: string };
   lanes: { id: number; boardId: number; name: string; position: number }[];
   tags: { id: number; boardId: number; name: string; color: string }[];
 }

@@ -50,13 +50,20 @@ export function commentService(
     }
   }
 
-  function record(boardId: number, comment: Comment, action: string, message: string): void {
+  /** `texts` are the before/after values (CONTRACT §7) the timeline shows beside the entry. */
+  function record(
+    boardId: number,
+    comment: Comment,
+    action: string,
+    message: string,
+    texts: Record<string, string> = {},
+  ): void {
     activity.record({
       boardId,
       ticketId: comment.ticketId,
       action,
       message,
-      details: { commentId: comment.id },
+      details: { commentId: comment.id, ...texts },
     });
   }
 
@@ -91,7 +98,10 @@ export function commentService(
         const ticket = tickets.require(before.ticketId);
         comments.updateBody(commentId, text.bodyMarkdown, text.bodyHtml, now());
         const comment = require(commentId);
-        record(ticket.boardId, comment, "comment_updated", "Comment updated");
+        record(ticket.boardId, comment, "comment_updated", "Comment updated", {
+          oldBodyMarkdown: before.bodyMarkdown,
+          newBodyMarkdown: comment.bodyMarkdown,
+        });
         changes.touched(ticket.boardId);
         return comment;
       });
@@ -103,7 +113,9 @@ export function commentService(
         assertEditable(comment);
         const ticket = tickets.require(comment.ticketId);
         comments.remove(commentId);
-        record(ticket.boardId, comment, "comment_deleted", "Comment deleted");
+        record(ticket.boardId, comment, "comment_deleted", "Comment deleted", {
+          deletedBodyMarkdown: comment.bodyMarkdown,
+        });
         changes.touched(ticket.boardId);
       });
     },

@@ -105,6 +105,17 @@ export function remoteDiagnosticsService(remote: RemoteAccess) {
         plan = planOf(provider, input);
       } catch (error) {
         if (!(error instanceof RemoteIssueInputError)) throw error;
+        // With no credential for the provider at all there is nothing a better request could
+        // check: that, not the missing instance, is the honest answer (a Redmine diagnostic
+        // has no default instance to fall back to).
+        if (!credentials.hasCredential(provider)) {
+          return failed({
+            provider,
+            hasCredential: false,
+            status: "missing_credential",
+            message: `no credential configured for ${provider}`,
+          });
+        }
         return failed({ provider, hasCredential: false, status: "error", message: error.message });
       }
 

@@ -3,6 +3,7 @@ import type { ActivityRecorder } from "../activity.js";
 import type { BoardService } from "../boards/boards.js";
 import type { Transact } from "../transaction.js";
 import { ticketBulkService } from "./ticket-bulk.js";
+import { ticketClaimService } from "./ticket-claims.js";
 import { ticketEdits } from "./ticket-edits.js";
 import { ticketMoveService, ticketMoves } from "./ticket-moves.js";
 import { ticketLanes } from "./ticket-ordering.js";
@@ -27,5 +28,6 @@ export function createTicketServices(
     ticketPositions: ticketPositionService(stores, { boards, lanes, views, activity }, transact),
     ticketMoves: ticketMoveService(stores, { moves, edits, views }, transact),
     ticketBulk: ticketBulkService(stores, { boards, lanes, edits, moves, views }, transact),
+    ticketClaims: ticketClaimService(stores, { boards, views, activity }, transact),
   };
 }

@@ -1,6 +1,8 @@
 import type { Stores } from "../../storage/index.js";
+import type { ClaimRow } from "../../storage/ticket-claims.js";
 import type { RelationRow } from "../../storage/ticket-relations.js";
 import type { TicketListFilter, TicketRow } from "../../storage/tickets.js";
+import { now } from "../clock.js";
 import { NotFound } from "../errors.js";
 import type {
   Board,
@@ -12,6 +14,7 @@ import type {
   TicketRemoteSummary,
   TicketSummary,
 } from "../model.js";
+import { claimView } from "./ticket-claims.js";
 
 export interface TicketRelations {
   parent: TicketRelation | null;
@@ -27,6 +30,9 @@ interface Links {
   blockerIds: Map<number, number[]>;
   relatedIds: Map<number, number[]>;
   childCounts: Map<number, number>;
+  /** Stored claims (expired ones read as null at `at`). */
+  claims: Map<number, ClaimRow>;
+  at: string;
 }
 
 /** Per-board data of the reference tables, one query each. */
@@ -57,6 +63,7 @@ export function ticketViews(
     | "comments"
     | "externalReferences"
     | "remoteLinks"
+    | "ticketClaims"
   >,
 ) {
   const { tickets, ticketRelations } = stores;
@@ -74,7 +81,15 @@ export function ticketViews(
       blockerIds: ticketRelations.blockerIds(ids),
       relatedIds: ticketRelations.relatedIds(ids),
       childCounts: tickets.childCounts(ids),
+      // One ticket: its own claim; many: the board's claims (a short list) in one query.
+      claims: ids.length === 1 ? claimOf(ids[0] as number) : stores.ticketClaims.ofBoard(boardId),
+      at: now(),
     };
+  }
+
+  function claimOf(ticketId: number): Map<number, ClaimRow> {
+    const claim = stores.ticketClaims.get(ticketId);
+    return claim ? new Map([[ticketId, claim]]) : new Map();
   }
 
   /**
@@ -127,6 +142,8 @@ export function ticketViews(
       relatedIds: links.relatedIds.get(row.id) ?? [],
       ...refs(board, row.id),
       externalReferences,
+      version: row.version,
+      claim: claimView(links.claims.get(row.id), links.at, row),
     };
   }
 
@@ -180,10 +197,18 @@ export function ticketViews(
   }
 
   return {
-    /** The board list (filters already parsed); the board must exist. */
-    list(boardId: number, filter: TicketListFilter): TicketSummary[] {
+    /**
+     * The board list (filters already parsed); the board must exist. With `ready`, only those
+     * tickets, highest priority first, board order otherwise (the ready queue's order).
+     */
+    list(boardId: number, filter: TicketListFilter, ready?: ReadonlySet<number>): TicketSummary[] {
       const board = boardOf(boardId);
-      return summariesFromRows(board, tickets.list(boardId, filter));
+      let rows = tickets.list(boardId, filter);
+      if (ready) {
+        // Array sort is stable: within a priority the board order stays.
+        rows = rows.filter((row) => ready.has(row.id)).sort((a, b) => b.priority - a.priority);
+      }
+      return summariesFromRows(board, rows);
     },
 
     /** Summaries of tickets of one board in the order of `ids` (bulk responses). */

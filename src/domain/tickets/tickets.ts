@@ -22,11 +22,16 @@ export interface TicketListQuery {
   completed?: boolean;
   archived?: "true" | "false" | "all";
   q?: string;
+  /** Only the ready queue (CONTRACT.md §13), in its order. */
+  ready?: boolean;
 }
 
 /** Ticket CRUD, the board list, relations and transitions. */
 export function ticketService(
-  stores: Pick<Stores, "tickets" | "ticketTags" | "ticketRelations" | "remoteLinks">,
+  stores: Pick<
+    Stores,
+    "tickets" | "ticketTags" | "ticketRelations" | "remoteLinks" | "ticketReadiness"
+  >,
   deps: {
     boards: Pick<BoardService, "require">;
     lanes: TicketLanes;
@@ -87,7 +92,8 @@ export function ticketService(
       if (tag) filter.tagKey = nameKey(tag);
       const search = parseTicketSearch(query.q);
       if (search) filter.search = search;
-      return views.list(boardId, filter);
+      const ready = query.ready ? stores.ticketReadiness.readyIds(boardId, now()) : undefined;
+      return views.list(boardId, filter, ready);
     },
 
     /** Full tickets of a board in board order (BoardDetail), with a fixed number of queries. */

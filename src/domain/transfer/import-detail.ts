@@ -130,6 +130,9 @@ export function importedTickets(
       relatedIds: idsOf(related[ticket.index] ?? []),
       ...refs(id),
       externalReferences,
+      // A new ticket: first version, never claimed (claims are not imported).
+      version: 1,
+      claim: null,
       bodyMarkdown: row.bodyMarkdown,
       bodyHtml: row.bodyHtml,
       comments,

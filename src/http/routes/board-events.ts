@@ -21,12 +21,15 @@ export function boardEventRoutes(
     {
       // A HEAD request would otherwise hold a stream open with nothing to read.
       exposeHeadRoute: false,
+      config: { noEntityTag: true },
       schema: {
         operationId: "streamBoardEvents",
         tags: ["boards"],
         description:
           "Server-sent events. `: connected` first, then one `id:` + `data:` message per committed " +
-          'change (`{"boardId","event":"board_updated"|"board_deleted","sentAt"}`), `: ping` every ' +
+          'change (`{"boardId","event":"board_updated"|"board_deleted","sentAt","ticketIds"}`; ' +
+          "`ticketIds` lists the tickets the change touched and is absent on a catch-up " +
+          "message, meaning refetch everything), `: ping` every " +
           "15 s. After `board_deleted` the stream ends. A `Last-Event-ID` older than the board's " +
           "newest message (or unknown to this server run) gets one `board_updated` at once.",
         params: BoardIdParams,

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { BoardExporter } from "../../domain/transfer/board-export.js";
 import type { BoardImporter } from "../../domain/transfer/board-import.js";
 import { serializeWholeDocument } from "../document-serialization.js";
+import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
 import { BoardExport, BoardImport } from "../schemas/board-export.js";
 import { BoardDetailRef } from "../schemas/boards.js";
 import { BoardIdParams, errors } from "../schemas/common.js";
@@ -41,8 +42,10 @@ export function boardTransferRoutes(
           "a 400 naming the element (e.g. tickets[4].priority) and nothing is created. 64 MiB " +
           "body limit (413 beyond).",
         body: Type.Ref(BoardImport),
-        response: { 201: BoardDetailRef, ...errors(400, 413) },
+        headers: IdempotencyKeyHeaders,
+        response: { 201: BoardDetailRef, ...errors(400, 413, 422) },
       },
+      config: { idempotent: true },
     },
     async (request, reply) => reply.code(201).send(await services.boardImport.import(request.body)),
   );

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { BoardService } from "../../domain/boards/boards.js";
+import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
 import {
   BoardCreateBody,
   BoardDetailRef,
@@ -32,8 +33,10 @@ export function boardRoutes(app: TackApp, boards: BoardService): void {
         operationId: "createBoard",
         tags: ["boards"],
         body: BoardCreateBody,
-        response: { 201: BoardDetailRef, ...errors(400) },
+        headers: IdempotencyKeyHeaders,
+        response: { 201: BoardDetailRef, ...errors(400, 422) },
       },
+      config: { idempotent: true },
     },
     async (request, reply) => {
       const shell = boards.create(request.body.name, request.body.laneNames);

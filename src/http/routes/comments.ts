@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { CommentService } from "../../domain/annotations/comments.js";
+import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
 import { CommentIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import { CommentBody } from "../schemas/ticket-records.js";
 import { CommentRef } from "../schemas/tickets.js";
@@ -29,8 +30,10 @@ export function commentRoutes(app: TackApp, comments: CommentService): void {
         description: "A new comment is `local_only`; its sync timestamps equal its createdAt.",
         params: TicketIdParams,
         body: CommentBody,
-        response: { 201: CommentRef, ...errors(400, 404) },
+        headers: IdempotencyKeyHeaders,
+        response: { 201: CommentRef, ...errors(400, 404, 422) },
       },
+      config: { idempotent: true },
     },
     async (request, reply) =>
       reply.code(201).send(comments.create(request.params.ticketId, request.body.bodyMarkdown)),

@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { CommentPushService } from "../../domain/remote-tracking/comment-push.js";
 import type { RemoteImportService } from "../../domain/remote-tracking/remote-import.js";
 import type { RemoteRefreshService } from "../../domain/remote-tracking/remote-refresh.js";
+import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
 import { BoardIdParams, CommentIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import { RemoteIssueImport, RemoteIssueImportPreview } from "../schemas/remote.js";
 import { CommentRef, TicketRef } from "../schemas/tickets.js";
@@ -30,8 +31,10 @@ export function remoteRoutes(
           "already. Provider failures are 400 with a safe message.",
         params: BoardIdParams,
         body: ImportBody,
-        response: { 201: TicketRef, ...errors(400, 404, 409) },
+        headers: IdempotencyKeyHeaders,
+        response: { 201: TicketRef, ...errors(400, 404, 409, 422) },
       },
+      config: { idempotent: true },
     },
     async (request, reply) =>
       reply.code(201).send(await remoteImport.import(request.params.boardId, request.body)),

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { TicketEventService } from "../../domain/annotations/ticket-events.js";
+import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
 import { errors, TicketIdParams } from "../schemas/common.js";
 import { TicketEventCreateBody, TicketEventRef } from "../schemas/ticket-records.js";
 import type { TackApp } from "../types.js";
@@ -31,8 +32,10 @@ export function ticketEventRoutes(app: TackApp, events: TicketEventService): voi
         description: "Stores a source-specific event. Ticket events are data, not activity.",
         params: TicketIdParams,
         body: Type.Ref(TicketEventCreateBody),
-        response: { 201: TicketEventRef, ...errors(400, 404) },
+        headers: IdempotencyKeyHeaders,
+        response: { 201: TicketEventRef, ...errors(400, 404, 422) },
       },
+      config: { idempotent: true },
     },
     async (request, reply) =>
       reply.code(201).send(events.create(request.params.ticketId, request.body)),

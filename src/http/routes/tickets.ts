@@ -1,7 +1,17 @@
 import { Type } from "@sinclair/typebox";
+import type { EntityTags } from "../../domain/entity-tags.js";
 import type { TicketMoveService } from "../../domain/tickets/ticket-moves.js";
 import type { TicketPositionService } from "../../domain/tickets/ticket-positions.js";
 import type { TicketService } from "../../domain/tickets/tickets.js";
+import {
+  AnswerCache,
+  answerFromTag,
+  IfMatchHeaders,
+  IfNoneMatchHeaders,
+  ifMatchOf,
+  NOT_MODIFIED,
+} from "../conditional-requests.js";
+import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
 import { BoardIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import {
   MoveBody,
@@ -20,9 +30,13 @@ export function ticketRoutes(
     tickets: TicketService;
     ticketPositions: TicketPositionService;
     ticketMoves: TicketMoveService;
+    entityTags: EntityTags;
   },
 ): void {
-  const { tickets, ticketPositions, ticketMoves } = services;
+  const { tickets, ticketPositions, ticketMoves, entityTags } = services;
+  // Serialized answers of unchanged boards and tickets (conditional-requests.ts), in bytes.
+  const lists = new AnswerCache(24 * 1024 * 1024);
+  const details = new AnswerCache(8 * 1024 * 1024);
 
   app.get(
     "/api/boards/:boardId/tickets",
@@ -35,13 +49,20 @@ export function ticketRoutes(
           "Filters combine by AND; archived tickets are hidden unless archived=true|all.",
         params: BoardIdParams,
         querystring: TicketListQuery,
+        headers: IfNoneMatchHeaders,
         response: {
           200: Type.Object({ tickets: Type.Array(TicketSummaryRef) }),
+          ...NOT_MODIFIED,
           ...errors(400, 404),
         },
       },
     },
-    async (request) => ({ tickets: tickets.list(request.params.boardId, request.query) }),
+    async (request, reply) => {
+      const tag = entityTags.boardTag(request.params.boardId);
+      const cache = { store: lists, key: request.url };
+      if (tag !== undefined && answerFromTag(request, reply, tag, cache)) return reply;
+      return { tickets: tickets.list(request.params.boardId, request.query) };
+    },
   );
 
   app.post(
@@ -54,8 +75,10 @@ export function ticketRoutes(
           "Defaults: empty body, priority 2, not resolved, not archived; appended to its lane.",
         params: BoardIdParams,
         body: TicketCreateBody,
-        response: { 201: TicketRef, ...errors(400, 404) },
+        headers: IdempotencyKeyHeaders,
+        response: { 201: TicketRef, ...errors(400, 404, 422) },
       },
+      config: { idempotent: true },
     },
     async (request, reply) =>
       reply.code(201).send(tickets.create(request.params.boardId, request.body)),
@@ -67,11 +90,19 @@ export function ticketRoutes(
       schema: {
         operationId: "getTicket",
         tags: ["tickets"],
+        description: "Answers a strong ETag: the ticket's version (and whether its claim expired).",
         params: TicketIdParams,
-        response: { 200: TicketRef, ...errors(400, 404) },
+        headers: IfNoneMatchHeaders,
+        response: { 200: TicketRef, ...NOT_MODIFIED, ...errors(400, 404) },
       },
     },
-    async (request) => tickets.get(request.params.ticketId),
+    async (request, reply) => {
+      const { ticketId } = request.params;
+      const tag = entityTags.ticketTag(ticketId);
+      const cache = { store: details, key: String(ticketId) };
+      if (tag !== undefined && answerFromTag(request, reply, tag, cache)) return reply;
+      return tickets.get(ticketId);
+    },
   );
 
   app.patch(
@@ -83,10 +114,16 @@ export function ticketRoutes(
         description: "Send only changes; each field is independent. null or [] clears a relation.",
         params: TicketIdParams,
         body: TicketPatchBody,
-        response: { 200: TicketRef, ...errors(400, 404) },
+        headers: IfMatchHeaders,
+        response: { 200: TicketRef, ...errors(400, 404, 412) },
       },
     },
-    async (request) => tickets.update(request.params.ticketId, request.body),
+    async (request) => {
+      const { ticketId } = request.params;
+      return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+        tickets.update(ticketId, request.body),
+      );
+    },
   );
 
   app.delete(
@@ -96,11 +133,13 @@ export function ticketRoutes(
         operationId: "deleteTicket",
         tags: ["tickets"],
         params: TicketIdParams,
-        response: { 204: Type.Null(), ...errors(400, 404) },
+        headers: IfMatchHeaders,
+        response: { 204: Type.Null(), ...errors(400, 404, 412) },
       },
     },
     async (request, reply) => {
-      tickets.remove(request.params.ticketId);
+      const { ticketId } = request.params;
+      entityTags.whenMatches(ticketId, ifMatchOf(request), () => tickets.remove(ticketId));
       return reply.code(204).send(null);
     },
   );
@@ -114,10 +153,16 @@ export function ticketRoutes(
         description: "laneName is trimmed and matched exactly; isResolved changes only when sent.",
         params: TicketIdParams,
         body: TransitionBody,
-        response: { 200: TicketRef, ...errors(400, 404) },
+        headers: IfMatchHeaders,
+        response: { 200: TicketRef, ...errors(400, 404, 412) },
       },
     },
-    async (request) => tickets.transition(request.params.ticketId, request.body),
+    async (request) => {
+      const { ticketId } = request.params;
+      return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+        tickets.transition(ticketId, request.body),
+      );
+    },
   );
 
   app.patch(
@@ -130,10 +175,16 @@ export function ticketRoutes(
           "beforeTicketId wins, then afterTicketId, then position (clamped), else the lane's end.",
         params: TicketIdParams,
         body: PositionBody,
-        response: { 200: TicketRef, ...errors(400, 404) },
+        headers: IfMatchHeaders,
+        response: { 200: TicketRef, ...errors(400, 404, 412) },
       },
     },
-    async (request) => ticketPositions.reposition(request.params.ticketId, request.body),
+    async (request) => {
+      const { ticketId } = request.params;
+      return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+        ticketPositions.reposition(ticketId, request.body),
+      );
+    },
   );
 
   app.post(
@@ -145,10 +196,16 @@ export function ticketRoutes(
         description: "Moves to a lane of another board: links are removed, tags remapped by name.",
         params: TicketIdParams,
         body: MoveBody,
-        response: { 200: TicketRef, ...errors(400, 404) },
+        headers: IfMatchHeaders,
+        response: { 200: TicketRef, ...errors(400, 404, 412) },
       },
     },
-    async (request) => ticketMoves.move(request.params.ticketId, request.body),
+    async (request) => {
+      const { ticketId } = request.params;
+      return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+        ticketMoves.move(ticketId, request.body),
+      );
+    },
   );
 
   app.get(

@@ -3,7 +3,13 @@ import { Id, Timestamp } from "./common.js";
 import { TicketRef } from "./tickets.js";
 
 export const Board = Type.Object(
-  { id: Id, name: Type.String(), createdAt: Timestamp, updatedAt: Timestamp },
+  {
+    id: Id,
+    name: Type.String(),
+    position: Type.Integer({ minimum: 0, description: "0..n-1: the order clients list boards in" }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
   { $id: "Board" },
 );
 export const BoardRef = Type.Ref(Board);

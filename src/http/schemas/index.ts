@@ -1,6 +1,7 @@
 import { BoardExport, BoardImport } from "./board-export.js";
 import { Board, BoardDetail, BoardShell, Lane, Tag } from "./boards.js";
 import { ErrorBody } from "./common.js";
+import { TicketClaim } from "./coordination.js";
 import { TicketExternalReferenceSet } from "./external-references.js";
 import {
   RemoteDiagnosticRequest,
@@ -44,6 +45,7 @@ export const namedSchemas = [
   TicketRemote,
   TicketRemoteSummary,
   TicketExternalReference,
+  TicketClaim,
   Ticket,
   TicketSummary,
   ActivityLog,

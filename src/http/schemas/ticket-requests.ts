@@ -52,6 +52,14 @@ export const TicketListQuery = Type.Object({
     }),
   ),
   q: Type.Optional(Type.String({ description: "Search (#<n>, <prefix>#<key> or text)." })),
+  ready: Type.Optional(
+    Type.Boolean({
+      description:
+        "true: only tickets an agent may start now (not resolved or archived, no unresolved " +
+        "blocker, no parent with one, no unresolved child, no live claim), priority desc then " +
+        "board order.",
+    }),
+  ),
 });
 
 export const TransitionBody = Type.Object({

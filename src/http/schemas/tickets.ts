@@ -7,6 +7,11 @@ const TagByName = Type.Unsafe<{ id: number; boardId: number; name: string; color
   Type.Ref("Tag"),
 );
 
+// TicketClaim is named by reference (it lives in coordination.ts, which imports Priority here).
+const ClaimByName = Type.Unsafe<{ actor: string; claimedAt: string; expiresAt: string }>(
+  Type.Ref("TicketClaim"),
+);
+
 export const Priority = Type.Integer({
   minimum: 1,
   maximum: 4,
@@ -142,6 +147,15 @@ const ticketCore = {
   ref: Type.String(),
   shortRef: Type.String(),
   externalReferences: Type.Array(Type.Ref(TicketExternalReference)),
+  version: Type.Integer({
+    minimum: 1,
+    description:
+      "1 at creation; +1 per transaction that changes anything in the full Ticket (also " +
+      "renumbering, relations seen from the other side, comments, references, claims).",
+  }),
+  claim: Type.Union([ClaimByName, Type.Null()], {
+    description: "The live claim; null when none or once its lease has expired.",
+  }),
 };
 
 export const Ticket = Type.Object(

@@ -1,7 +1,33 @@
+import type { Db } from "../database.js";
 import { initialSchema } from "./001-initial.js";
+import { idsNeverReused } from "./002-ids-never-reused.js";
+import { boardPositionsContiguous } from "./003-board-positions.js";
+import { coordinationSchema } from "./004-coordination.js";
+import { rerenderMarkdown } from "./006-rerender-markdown.js";
+
+/**
+ * What a migration may need beyond the database: the domain's Markdown renderer, handed in by
+ * whoever opens the database, since storage does not reach into the domain.
+ */
+export interface MigrationContext {
+  renderMarkdown(markdown: string): string;
+}
+
+/**
+ * One schema migration: SQL to execute, or a function for steps SQL alone cannot express
+ * (rebuilding tables from their stored definitions, re-rendering stored HTML). Each runs inside
+ * the one migration transaction, with foreign keys off and checked before commit.
+ */
+export type Migration = string | ((db: Db, context: MigrationContext) => void);
 
 /**
  * Ordered list of schema migrations. The database's `PRAGMA user_version` records how many have
  * been applied; never edit or reorder an entry that has shipped, only append.
  */
-export const migrations: readonly string[] = [initialSchema];
+export const migrations: readonly Migration[] = [
+  initialSchema,
+  idsNeverReused,
+  boardPositionsContiguous,
+  coordinationSchema,
+  rerenderMarkdown,
+];

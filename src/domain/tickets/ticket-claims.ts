@@ -1,0 +1,216 @@
+import type { Stores } from "../../storage/index.js";
+import type { ClaimRow } from "../../storage/ticket-claims.js";
+import type { ActivityRecorder } from "../activity.js";
+import type { BoardService } from "../boards/boards.js";
+import { now, nowMillis } from "../clock.js";
+import { Conflict, InvalidInput, NotFound } from "../errors.js";
+import type { Ticket, TicketClaim } from "../model.js";
+import { cleanName, nameKey } from "../names.js";
+import type { BoardChanges, Transact } from "../transaction.js";
+import type { TicketViews } from "./ticket-views.js";
+
+/** CONTRACT.md §13: lease bounds and default, in seconds. */
+export const LEASE_MIN_SECONDS = 10;
+export const LEASE_MAX_SECONDS = 86_400;
+export const LEASE_DEFAULT_SECONDS = 900;
+export const ACTOR_MAX = 100;
+
+/** Why a claim ended other than by expiry (activity `ticket_released`, detail `reason`). */
+export type ClaimEndReason = "released" | "resolved" | "archived" | "moved";
+
+/** The state of a ticket that decides whether its stored claim still holds. */
+interface ClaimedTicket {
+  boardId: number;
+  isResolved: boolean;
+  isArchived: boolean;
+}
+
+/**
+ * A stored claim as the API shows it: null once it has expired, and null on a ticket resolved,
+ * archived or moved to another board (the row itself is deleted before that change commits, but
+ * the answer of the same request is built first).
+ */
+export function claimView(
+  row: ClaimRow | undefined,
+  at: string,
+  ticket: ClaimedTicket,
+): TicketClaim | null {
+  if (!row || row.expiresAt <= at) return null;
+  if (ticket.isResolved || ticket.isArchived || row.boardId !== ticket.boardId) return null;
+  return { actor: row.actor, claimedAt: row.claimedAt, expiresAt: row.expiresAt };
+}
+
+export interface ClaimInput {
+  actor: string;
+  leaseSeconds?: number;
+}
+
+export interface ClaimNextInput extends ClaimInput {
+  laneId?: number;
+  tag?: string;
+  priority?: number;
+}
+
+const leaseEnd = (leaseSeconds = LEASE_DEFAULT_SECONDS) =>
+  new Date(nowMillis() + leaseSeconds * 1000).toISOString();
+
+function cleanActor(actor: string): string {
+  return cleanName(actor, "actor", ACTOR_MAX);
+}
+
+function checkLease(leaseSeconds: number | undefined): void {
+  if (
+    leaseSeconds !== undefined &&
+    (leaseSeconds < LEASE_MIN_SECONDS || leaseSeconds > LEASE_MAX_SECONDS)
+  ) {
+    throw new InvalidInput(
+      `leaseSeconds must be between ${LEASE_MIN_SECONDS} and ${LEASE_MAX_SECONDS}`,
+    );
+  }
+}
+
+/**
+ * Leased claims (CONTRACT.md §13): who works on a ticket until when. A claim is a row that reads
+ * as no claim once `expiresAt` has passed, so nothing has to run when a lease runs out. Every
+ * claim decision happens inside one transaction, and transactions are serialised, so however
+ * many callers race no ticket is handed to two live claims.
+ */
+export function ticketClaimService(
+  stores: Pick<Stores, "tickets" | "ticketClaims" | "ticketReadiness" | "lanes">,
+  deps: { boards: Pick<BoardService, "require">; views: TicketViews; activity: ActivityRecorder },
+  transact: Transact,
+) {
+  const { tickets, ticketClaims } = stores;
+  const { boards, views, activity } = deps;
+
+  /** Claims a ticket known to exist for `actor` (no live claim of another actor). */
+  function start(boardId: number, ticketId: number, actor: string, leaseSeconds?: number): void {
+    const claimedAt = now();
+    const expiresAt = leaseEnd(leaseSeconds);
+    ticketClaims.set({ ticketId, boardId, actor, claimedAt, expiresAt });
+    activity.record({
+      boardId,
+      ticketId,
+      action: "ticket_claimed",
+      message: `Claimed by ${actor}`,
+      details: { actor, expiresAt },
+    });
+  }
+
+  return {
+    /** Claims or, for the actor holding it, renews the claim of a ticket. */
+    claim(ticketId: number, input: ClaimInput): Ticket {
+      const actor = cleanActor(input.actor);
+      checkLease(input.leaseSeconds);
+      return transact((changes) => {
+        const ticket = tickets.get(ticketId);
+        if (!ticket) throw new NotFound("ticket not found");
+        if (ticket.isResolved) throw new Conflict("ticket is resolved");
+        if (ticket.isArchived) throw new Conflict("ticket is archived");
+        const held = claimView(ticketClaims.get(ticketId), now(), ticket);
+        if (held && held.actor !== actor) {
+          throw new Conflict(`ticket is claimed by ${held.actor} until ${held.expiresAt}`);
+        }
+        if (held) {
+          // Renewal: the lease moves, the claim and its history stay.
+          ticketClaims.set({
+            ticketId,
+            boardId: ticket.boardId,
+            actor,
+            claimedAt: held.claimedAt,
+            expiresAt: leaseEnd(input.leaseSeconds),
+          });
+        } else {
+          start(ticket.boardId, ticketId, actor, input.leaseSeconds);
+        }
+        changes.touched(ticket.boardId);
+        return views.ticket(ticketId);
+      });
+    },
+
+    /** Ends the actor's claim; an unclaimed ticket or an expired claim is already released. */
+    release(ticketId: number, input: { actor: string }): Ticket {
+      const actor = cleanActor(input.actor);
+      return transact((changes) => {
+        const ticket = tickets.get(ticketId);
+        if (!ticket) throw new NotFound("ticket not found");
+        const held = claimView(ticketClaims.get(ticketId), now(), ticket);
+        if (!held) return views.ticket(ticketId);
+        if (held.actor !== actor) {
+          throw new Conflict(`ticket is claimed by ${held.actor} until ${held.expiresAt}`);
+        }
+        ticketClaims.remove(ticketId);
+        activity.record({
+          boardId: ticket.boardId,
+          ticketId,
+          action: "ticket_released",
+          message: `Released by ${actor}`,
+          details: { actor, reason: "released" satisfies ClaimEndReason },
+        });
+        changes.touched(ticket.boardId);
+        return views.ticket(ticketId);
+      });
+    },
+
+    /** Claims the first ticket of the board's ready queue within the filter; null when none. */
+    claimNext(boardId: number, input: ClaimNextInput): Ticket | null {
+      const actor = cleanActor(input.actor);
+      checkLease(input.leaseSeconds);
+      return transact((changes) => {
+        boards.require(boardId);
+        if (input.laneId !== undefined && stores.lanes.get(input.laneId)?.boardId !== boardId) {
+          throw new InvalidInput("laneId must be a lane of this board");
+        }
+        const tag = input.tag?.trim();
+        const ticketId = stores.ticketReadiness.firstReady(boardId, now(), {
+          ...(input.laneId !== undefined ? { laneId: input.laneId } : {}),
+          ...(input.priority !== undefined ? { priority: input.priority } : {}),
+          ...(tag ? { tagKey: nameKey(tag) } : {}),
+        });
+        if (ticketId === undefined) return null;
+        start(boardId, ticketId, actor, input.leaseSeconds);
+        changes.touched(boardId);
+        return views.ticket(ticketId);
+      });
+    },
+  };
+}
+
+export type TicketClaimService = ReturnType<typeof ticketClaimService>;
+
+/**
+ * Runs before every commit: ends the claims of tickets this transaction resolved, archived or
+ * moved to another board (recording why, unless the claim had already expired), then hands the
+ * changed tickets to the board notifications. Versions were raised as the changes happened
+ * (storage/ticket-changes.ts).
+ */
+export function claimSettlement(
+  stores: Pick<Stores, "ticketChanges" | "ticketClaims">,
+  activity: ActivityRecorder,
+) {
+  return (changes: BoardChanges): void => {
+    const at = now();
+    for (const claim of stores.ticketChanges.claimsOfChanged()) {
+      const reason: ClaimEndReason | null = claim.moved
+        ? "moved"
+        : claim.isResolved
+          ? "resolved"
+          : claim.isArchived
+            ? "archived"
+            : null;
+      if (!reason) continue;
+      stores.ticketClaims.remove(claim.ticketId);
+      if (claim.expiresAt <= at) continue;
+      activity.record({
+        boardId: claim.boardId,
+        ticketId: claim.ticketId,
+        action: "ticket_released",
+        message: `Claim of ${claim.actor} ended: ${reason}`,
+        details: { actor: claim.actor, reason },
+      });
+    }
+    for (const { ticketId, boardId } of stores.ticketChanges.flush()) {
+      changes.ticketChanged(boardId, ticketId);
+    }
+  };
+}

@@ -1,0 +1,174 @@
+import { createHash } from "node:crypto";
+import { Type } from "@sinclair/typebox";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { TackApp } from "./types.js";
+
+/**
+ * Conditional requests (RFC 9110, CONTRACT.md §13), the HTTP side only: parsing `If-Match` and
+ * `If-None-Match`, answering 304, and a strong `ETag` on every successful GET. Routes that know
+ * their entity tag before building the answer (a ticket, a board's ticket list) set it first and
+ * may answer from an `AnswerCache`; any other GET gets a tag hashed from its serialized body.
+ */
+
+/** Route config flag of GETs that must not get an ETag (the event stream). */
+export interface ConditionalRouteConfig {
+  noEntityTag?: boolean;
+}
+
+/** Request headers of conditional writes, for route schemas (and so for OpenAPI). */
+export const IfMatchHeaders = Type.Object({
+  "if-match": Type.Optional(
+    Type.String({
+      description:
+        "The ticket's ETag (from GET /api/tickets/{id}); anything else → 412 and nothing is " +
+        "written. `*` or no header: unconditional.",
+    }),
+  ),
+});
+
+/** Request headers of GETs. */
+export const IfNoneMatchHeaders = Type.Object({
+  "if-none-match": Type.Optional(
+    Type.String({ description: "An ETag from an earlier answer: 304 with no body if current." }),
+  ),
+});
+
+export const NOT_MODIFIED = {
+  304: Type.Null({
+    description:
+      "Not Modified: If-None-Match names the current ETag (every 200 answer of a GET carries a " +
+      "strong ETag); no body.",
+  }),
+};
+
+/** Parses `If-Match`/`If-None-Match`: "*" or the list of strong tags (weak ones never match). */
+export function parseTagList(header: string | undefined): "*" | string[] | undefined {
+  if (header === undefined) return undefined;
+  if (header.trim() === "*") return "*";
+  const tags: string[] = [];
+  for (const match of header.matchAll(/(W\/)?("[^"]*")/g)) {
+    if (!match[1]) tags.push(match[2] as string);
+  }
+  return tags;
+}
+
+function matchesNoneMatch(header: string | undefined, tag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === "*") return true;
+  // If-None-Match compares weakly: W/"x" names the same state as "x".
+  for (const match of header.matchAll(/(?:W\/)?("[^"]*")/g)) if (match[1] === tag) return true;
+  return false;
+}
+
+/** The `If-Match` of a request, parsed. */
+export const ifMatchOf = (request: FastifyRequest): "*" | string[] | undefined =>
+  parseTagList(request.headers["if-match"]);
+
+/**
+ * Serialized answers by key, each valid for one entity tag; bounded in total bytes. Kept as UTF-8
+ * buffers: sending one is a copy to the socket, with no string flattening or encoding per read.
+ */
+export class AnswerCache {
+  private readonly entries = new Map<string, { tag: string; body: Buffer }>();
+  private size = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get(key: string, tag: string): Buffer | undefined {
+    const entry = this.entries.get(key);
+    return entry && entry.tag === tag ? entry.body : undefined;
+  }
+
+  set(key: string, tag: string, text: string): void {
+    const body = Buffer.from(text, "utf8");
+    if (body.length > this.maxBytes) return;
+    this.delete(key);
+    this.entries.set(key, { tag, body });
+    this.size += body.length;
+    // Oldest first out (Map keeps insertion order; a refreshed entry moves to the end).
+    for (const [oldest] of this.entries) {
+      if (this.size <= this.maxBytes) break;
+      this.delete(oldest);
+    }
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.size -= entry.body.length;
+    this.entries.delete(key);
+  }
+}
+
+const CACHE_SLOT = Symbol("answerCacheSlot");
+interface CacheSlot {
+  cache: AnswerCache;
+  key: string;
+  tag: string;
+}
+
+/**
+ * For a GET whose entity tag is known before its answer is built: answers 304 when the client
+ * has it, or the cached serialized answer; otherwise sets the ETag, remembers where to cache the
+ * answer once serialized, and returns false (the handler builds it). Call it and build the
+ * answer in the same tick, so the tag and the answer describe the same state.
+ */
+export function answerFromTag(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  tag: string,
+  cache?: { store: AnswerCache; key: string },
+): boolean {
+  reply.header("etag", tag);
+  if (matchesNoneMatch(request.headers["if-none-match"], tag)) {
+    reply.code(304).send();
+    return true;
+  }
+  const cached = cache?.store.get(cache.key, tag);
+  if (cached !== undefined) {
+    reply.header("content-type", "application/json; charset=utf-8").send(cached);
+    return true;
+  }
+  if (cache) {
+    (request as unknown as Record<symbol, CacheSlot>)[CACHE_SLOT] = {
+      cache: cache.store,
+      key: cache.key,
+      tag,
+    };
+  }
+  return false;
+}
+
+/**
+ * Every successful GET answers a strong ETag and honours If-None-Match. Answers whose route set
+ * no tag get one from a hash of the body (still cheaper for the client than the body).
+ */
+export function installConditionalGets(app: TackApp): void {
+  // Document it on every GET route: the If-None-Match header and the 304 answer.
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes("GET") || !route.schema || route.schema.hide) return;
+    if ((route.config as ConditionalRouteConfig | undefined)?.noEntityTag) return;
+    const schema = route.schema as { headers?: unknown; response?: Record<string, unknown> };
+    schema.headers ??= IfNoneMatchHeaders;
+    schema.response = { ...NOT_MODIFIED, ...schema.response };
+  });
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (request.method !== "GET" && request.method !== "HEAD") return payload;
+    if (reply.statusCode !== 200) return payload;
+    if ((reply.routeOptions.config as ConditionalRouteConfig).noEntityTag) return payload;
+    if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
+    const slot = (request as unknown as Record<symbol, CacheSlot | undefined>)[CACHE_SLOT];
+    if (slot && typeof payload === "string") slot.cache.set(slot.key, slot.tag, payload);
+    let tag = reply.getHeader("etag");
+    if (typeof tag !== "string") {
+      tag = `"h${createHash("sha1").update(payload).digest("base64url")}"`;
+      reply.header("etag", tag);
+    }
+    if (matchesNoneMatch(request.headers["if-none-match"], tag)) {
+      reply.code(304);
+      return "";
+    }
+    return payload;
+  });
+}

@@ -1,0 +1,92 @@
+import { Type } from "@sinclair/typebox";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import {
+  bodyHash,
+  checkIdempotencyKey,
+  type IdempotencyService,
+  type KeyedRequest,
+} from "../domain/idempotency.js";
+import type { TackApp } from "./types.js";
+
+/**
+ * `Idempotency-Key` on create endpoints (CONTRACT.md §13), the HTTP side: routes opt in with
+ * `config: { idempotent: true }`. Before validation, a key seen before gets its first answer
+ * again (or 422 when the path or body differ); a key in flight makes the duplicate wait for the
+ * first request's answer. The answer is remembered when it is sent (domain/idempotency.ts keeps
+ * it in the database for 24 hours; a 5xx is not kept).
+ */
+export interface IdempotentRouteConfig {
+  idempotent?: boolean;
+}
+
+export const IdempotencyKeyHeaders = Type.Object({
+  "idempotency-key": Type.Optional(
+    Type.String({
+      description:
+        "1-200 printable ASCII characters. A repeat with the same key, path and JSON-equal body " +
+        "within 24 hours gets the first answer and writes nothing; the same key with another " +
+        "path or body → 422.",
+    }),
+  ),
+});
+
+const KEYED = Symbol("idempotencyKeyed");
+type KeyedRequestSlot = { [KEYED]?: KeyedRequest };
+
+export function installIdempotencyKeys(app: TackApp, service: IdempotencyService): void {
+  /** Requests being answered, by key: duplicates wait for these. */
+  const inFlight = new Map<string, Promise<void>>();
+  const finishers = new Map<string, () => void>();
+
+  function finish(request: FastifyRequest): void {
+    const keyed = (request as KeyedRequestSlot)[KEYED];
+    if (!keyed) return;
+    (request as KeyedRequestSlot)[KEYED] = undefined;
+    finishers.get(keyed.key)?.();
+    finishers.delete(keyed.key);
+    inFlight.delete(keyed.key);
+  }
+
+  app.addHook("preValidation", async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!(request.routeOptions.config as IdempotentRouteConfig).idempotent) return;
+    const header = request.headers["idempotency-key"];
+    if (header === undefined) return;
+    const key = checkIdempotencyKey(Array.isArray(header) ? header.join(",") : header);
+    const keyed: KeyedRequest = {
+      key,
+      request: `${request.method} ${request.url}`,
+      bodyHash: bodyHash(request.body),
+    };
+    for (;;) {
+      const running = inFlight.get(key);
+      if (!running) break;
+      await running;
+    }
+    const answer = service.recall(keyed);
+    if (answer) {
+      return reply
+        .code(answer.status)
+        .header("content-type", "application/json; charset=utf-8")
+        .send(answer.response);
+    }
+    inFlight.set(
+      key,
+      new Promise<void>((resolve) => {
+        finishers.set(key, resolve);
+      }),
+    );
+    (request as KeyedRequestSlot)[KEYED] = keyed;
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    const keyed = (request as KeyedRequestSlot)[KEYED];
+    if (!keyed) return payload;
+    const response = typeof payload === "string" ? payload : "";
+    service.remember(keyed, { status: reply.statusCode, response });
+    finish(request);
+    return payload;
+  });
+  // A request that ends without sending (aborted) must not keep its duplicates waiting.
+  app.addHook("onResponse", async (request) => finish(request));
+  app.addHook("onRequestAbort", async (request) => finish(request));
+}

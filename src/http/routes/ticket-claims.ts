@@ -1,0 +1,89 @@
+import { Type } from "@sinclair/typebox";
+import type { EntityTags } from "../../domain/entity-tags.js";
+import type { TicketClaimService } from "../../domain/tickets/ticket-claims.js";
+import { IfMatchHeaders, ifMatchOf } from "../conditional-requests.js";
+import { BoardIdParams, errors, TicketIdParams } from "../schemas/common.js";
+import { ClaimBody, ClaimNextBody, ReleaseBody } from "../schemas/coordination.js";
+import { TicketRef } from "../schemas/tickets.js";
+import type { TackApp } from "../types.js";
+
+/** Claims with leases (CONTRACT.md §13): claim, release, and claim the next ready ticket. */
+export function ticketClaimRoutes(
+  app: TackApp,
+  services: { ticketClaims: TicketClaimService; entityTags: EntityTags },
+): void {
+  const { ticketClaims, entityTags } = services;
+
+  app.post(
+    "/api/tickets/:ticketId/claim",
+    {
+      schema: {
+        operationId: "claimTicket",
+        tags: ["claims"],
+        description:
+          "Claims the ticket for `actor` until now + leaseSeconds. The same actor again renews " +
+          "(claimedAt stays). 409 when another actor's claim is live, or the ticket is resolved " +
+          "or archived.",
+        params: TicketIdParams,
+        body: ClaimBody,
+        headers: IfMatchHeaders,
+        response: { 200: TicketRef, ...errors(400, 404, 409, 412) },
+      },
+    },
+    async (request) => {
+      const { ticketId } = request.params;
+      return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+        ticketClaims.claim(ticketId, request.body),
+      );
+    },
+  );
+
+  app.post(
+    "/api/tickets/:ticketId/release",
+    {
+      schema: {
+        operationId: "releaseTicket",
+        tags: ["claims"],
+        description:
+          "Ends `actor`'s claim. Unclaimed or expired: 200 (idempotent). 409 when another " +
+          "actor's claim is live.",
+        params: TicketIdParams,
+        body: ReleaseBody,
+        headers: IfMatchHeaders,
+        response: { 200: TicketRef, ...errors(400, 404, 409, 412) },
+      },
+    },
+    async (request) => {
+      const { ticketId } = request.params;
+      return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+        ticketClaims.release(ticketId, request.body),
+      );
+    },
+  );
+
+  app.post(
+    "/api/boards/:boardId/claim-next",
+    {
+      schema: {
+        operationId: "claimNextTicket",
+        tags: ["claims"],
+        description:
+          "Claims the first ticket of the ready queue (GET …/tickets?ready=true), optionally " +
+          "only in a lane, with a tag (case-insensitive) or of one priority, in one " +
+          "transaction: no ticket is ever handed to two live claims. 204 when none is ready.",
+        params: BoardIdParams,
+        body: ClaimNextBody,
+        response: {
+          200: TicketRef,
+          204: Type.Null({ description: "No ticket is ready." }),
+          ...errors(400, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const ticket = ticketClaims.claimNext(request.params.boardId, request.body);
+      if (!ticket) return reply.code(204).send(null);
+      return ticket;
+    },
+  );
+}

@@ -1,0 +1,244 @@
+import type { Db } from "./database.js";
+
+/**
+ * Which tickets a transaction changed, gathered by SQLite itself. TEMP triggers on every table
+ * that feeds a ticket's full representation (CONTRACT.md §13) note the ticket in a per-connection
+ * table and raise its version by exactly one (the first time it is noted in the transaction); at
+ * the end of the unit of work `flush` reports the noted tickets with their boards. Doing this in triggers means no write path (a lane
+ * renumbering, a cascade, a relation seen from the other side, a tag rename) can forget it.
+ *
+ * `board_id` is 0 for "the ticket's current board"; a moved or deleted ticket is also noted with
+ * the board it left. `created` marks tickets inserted by this transaction (they stay at 1: being
+ * noted already, later notes leave them alone).
+ */
+const SCHEMA = `
+CREATE TEMP TABLE IF NOT EXISTS changed_tickets (
+  ticket_id  INTEGER NOT NULL,
+  board_id   INTEGER NOT NULL,
+  created    INTEGER NOT NULL,
+  PRIMARY KEY (ticket_id, board_id)
+) WITHOUT ROWID;
+`;
+
+/** Fields of a ticket that its neighbours show in their relation lists (TicketRelation). */
+const RELATION_FIELDS = ["title", "lane_id", "is_resolved", "priority"];
+/** Every column of a ticket except `version` itself. */
+const TICKET_FIELDS = [
+  "board_id",
+  "lane_id",
+  "parent_ticket_id",
+  "title",
+  "is_resolved",
+  "is_archived",
+  "priority",
+  "position",
+  "created_at",
+  "updated_at",
+];
+
+/** Whether a ticket is noted in this transaction (every noted ticket has its board-0 row). */
+const noted = (ticket: string) =>
+  `EXISTS (SELECT 1 FROM temp.changed_tickets WHERE ticket_id = ${ticket} AND board_id = 0)`;
+
+/**
+ * Notes one ticket (an expression, maybe NULL) as changed. The first note of a ticket in a
+ * transaction raises its version at once, so the answer built inside the same transaction
+ * already shows the new version; later notes find it noted and change nothing (one increment per
+ * transaction). Guarded by NOT EXISTS rather than INSERT OR IGNORE: inside a trigger fired by a
+ * foreign-key action (ON DELETE SET NULL) SQLite applies the action's ABORT policy to the
+ * trigger's statements, so OR IGNORE would not ignore.
+ */
+const markOne = (ticket: string) => `
+  UPDATE main.tickets SET version = version + 1 WHERE id = ${ticket} AND NOT ${noted(ticket)};
+  INSERT INTO temp.changed_tickets (ticket_id, board_id, created)
+    SELECT ${ticket}, 0, 0 WHERE ${ticket} IS NOT NULL AND NOT ${noted(ticket)};`;
+
+/** Notes every ticket `select` yields (column `id`; NULLs and repeats allowed). */
+const markAll = (select: string) => `
+  UPDATE main.tickets SET version = version + 1
+    WHERE id IN (${select})
+      AND id NOT IN (SELECT ticket_id FROM temp.changed_tickets WHERE board_id = 0);
+  INSERT INTO temp.changed_tickets (ticket_id, board_id, created)
+    SELECT DISTINCT n.id, 0, 0 FROM (${select}) AS n
+    WHERE n.id IS NOT NULL AND NOT ${noted("n.id")};`;
+
+/** Notes that a ticket left (or was deleted from) a board, for that board's message. */
+const markLeft = (ticket: string, board: string) => `
+  INSERT INTO temp.changed_tickets (ticket_id, board_id, created)
+    SELECT ${ticket}, ${board}, 0 WHERE NOT EXISTS (
+      SELECT 1 FROM temp.changed_tickets WHERE ticket_id = ${ticket} AND board_id = ${board});`;
+
+const differs = (columns: string[]) =>
+  columns.map((column) => `OLD.${column} IS NOT NEW.${column}`).join(" OR ");
+
+/** The tickets whose relation lists show ticket `id` (parent, children, blockers both ways, related). */
+const neighbours = (id: string) => `
+    SELECT blocker_id AS id FROM main.ticket_blockers WHERE ticket_id = ${id}
+    UNION SELECT ticket_id FROM main.ticket_blockers WHERE blocker_id = ${id}
+    UNION SELECT high_id FROM main.ticket_related WHERE low_id = ${id}
+    UNION SELECT low_id FROM main.ticket_related WHERE high_id = ${id}
+    UNION SELECT id FROM main.tickets WHERE parent_ticket_id = ${id}
+    UNION SELECT parent_ticket_id FROM main.tickets WHERE id = ${id}`;
+
+/**
+ * A trigger noting one ticket, whose body runs only when that ticket is not noted yet: most rows
+ * a transaction writes belong to a ticket already noted (a board import writes a ticket, then
+ * its text, comments, tags and links), and then the trigger costs one index probe.
+ */
+const markTrigger = (name: string, event: string, ticket: string) => `
+CREATE TEMP TRIGGER IF NOT EXISTS ${name} ${event}
+WHEN ${ticket} IS NOT NULL AND NOT ${noted(ticket)}
+BEGIN ${markOne(ticket)} END;`;
+
+/**
+ * Triggers on a table whose rows belong to one ticket (column `ticket_id`, never changed).
+ * `updates: false` for a table whose updates the Ticket does not show (a tag link's reason).
+ */
+function perTicketTriggers(table: string, updates = true): string {
+  return [
+    markTrigger(`${table}_changed_insert`, `AFTER INSERT ON main.${table}`, "NEW.ticket_id"),
+    updates
+      ? markTrigger(`${table}_changed_update`, `AFTER UPDATE ON main.${table}`, "NEW.ticket_id")
+      : "",
+    markTrigger(`${table}_changed_delete`, `AFTER DELETE ON main.${table}`, "OLD.ticket_id"),
+  ].join("");
+}
+
+/** Triggers on a table linking two tickets (both sides show the link). */
+function pairTriggers(table: string, left: string, right: string): string {
+  return [
+    markTrigger(`${table}_left_insert`, `AFTER INSERT ON main.${table}`, `NEW.${left}`),
+    markTrigger(`${table}_right_insert`, `AFTER INSERT ON main.${table}`, `NEW.${right}`),
+    markTrigger(`${table}_left_delete`, `AFTER DELETE ON main.${table}`, `OLD.${left}`),
+    markTrigger(`${table}_right_delete`, `AFTER DELETE ON main.${table}`, `OLD.${right}`),
+  ].join("");
+}
+
+const TRIGGERS = `
+CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_insert AFTER INSERT ON main.tickets
+BEGIN
+  INSERT INTO temp.changed_tickets VALUES (NEW.id, 0, 1);
+END;
+${markTrigger("tickets_changed_insert_parent", "AFTER INSERT ON main.tickets", "NEW.parent_ticket_id")}
+CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_update
+AFTER UPDATE OF ${TICKET_FIELDS.join(", ")} ON main.tickets
+WHEN ${differs(TICKET_FIELDS)}
+BEGIN
+  ${markOne("NEW.id")}
+END;
+CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_board
+AFTER UPDATE OF board_id ON main.tickets WHEN OLD.board_id <> NEW.board_id
+BEGIN ${markLeft("NEW.id", "OLD.board_id")} END;
+CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_relation_fields
+AFTER UPDATE OF ${RELATION_FIELDS.join(", ")} ON main.tickets
+WHEN ${differs(RELATION_FIELDS)}
+BEGIN ${markAll(neighbours("NEW.id"))} END;
+${markTrigger("tickets_changed_old_parent", "AFTER UPDATE OF parent_ticket_id ON main.tickets", "OLD.parent_ticket_id")}
+${markTrigger("tickets_changed_new_parent", "AFTER UPDATE OF parent_ticket_id ON main.tickets", "NEW.parent_ticket_id")}
+CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_delete AFTER DELETE ON main.tickets
+BEGIN ${markLeft("OLD.id", "OLD.board_id")} END;
+${markTrigger("tickets_changed_delete_parent", "AFTER DELETE ON main.tickets", "OLD.parent_ticket_id")}
+${perTicketTriggers("ticket_texts")}
+${perTicketTriggers("comments")}
+${perTicketTriggers("ticket_tags", false)}
+${perTicketTriggers("external_references")}
+${perTicketTriggers("remote_links")}
+${perTicketTriggers("ticket_claims")}
+${pairTriggers("ticket_blockers", "ticket_id", "blocker_id")}
+${pairTriggers("ticket_related", "low_id", "high_id")}
+CREATE TEMP TRIGGER IF NOT EXISTS tags_changed AFTER UPDATE OF name, color ON main.tags
+WHEN OLD.name IS NOT NEW.name OR OLD.color IS NOT NEW.color
+BEGIN ${markAll("SELECT ticket_id AS id FROM main.ticket_tags WHERE tag_id = NEW.id")} END;
+CREATE TEMP TRIGGER IF NOT EXISTS boards_renamed AFTER UPDATE OF name ON main.boards
+WHEN OLD.name IS NOT NEW.name
+BEGIN ${markAll("SELECT id FROM main.tickets WHERE board_id = NEW.id")} END;
+`;
+
+/** A ticket a transaction changed, on a board it is or was on. */
+export interface ChangedTicket {
+  ticketId: number;
+  boardId: number;
+}
+
+/** A claim of a ticket changed in this transaction; `moved` when it left the claim's board. */
+export interface ChangedClaim {
+  ticketId: number;
+  actor: string;
+  expiresAt: string;
+  boardId: number;
+  isResolved: boolean;
+  isArchived: boolean;
+  moved: boolean;
+}
+
+export function ticketChangeStore(db: Db) {
+  db.exec(SCHEMA);
+  db.exec(TRIGGERS);
+  const pending = db.prepare<[], { n: number }>(
+    "SELECT EXISTS (SELECT 1 FROM temp.changed_tickets) AS n",
+  );
+  // Each changed ticket with the board it is on now and any board it left.
+  const changed = db
+    .prepare<[], [number, number]>(
+      `SELECT c.ticket_id, c.board_id FROM temp.changed_tickets c WHERE c.board_id <> 0
+       UNION
+       SELECT c.ticket_id, t.board_id FROM temp.changed_tickets c
+         JOIN main.tickets t ON t.id = c.ticket_id WHERE c.board_id = 0`,
+    )
+    .raw(true);
+  const changedIds = db
+    .prepare<[], [number]>("SELECT DISTINCT ticket_id FROM temp.changed_tickets")
+    .raw(true);
+  const clear = db.prepare("DELETE FROM temp.changed_tickets");
+  // Stored claims of changed tickets that still exist: the claims table is small, so it drives.
+  const claimsOfChanged = db.prepare<
+    [],
+    {
+      ticket_id: number;
+      actor: string;
+      expires_at: string;
+      board_id: number;
+      is_resolved: number;
+      is_archived: number;
+      moved: number;
+    }
+  >(
+    `SELECT c.ticket_id, c.actor, c.expires_at, t.board_id, t.is_resolved, t.is_archived,
+       c.board_id <> t.board_id AS moved
+     FROM main.ticket_claims c JOIN main.tickets t ON t.id = c.ticket_id
+     WHERE EXISTS (SELECT 1 FROM temp.changed_tickets ch WHERE ch.ticket_id = c.ticket_id)`,
+  );
+
+  return {
+    /** Ids of the tickets changed so far in this transaction (for rules applied before commit). */
+    changedIds: (): number[] => changedIds.all().map((row) => row[0]),
+
+    /** Claims (live or expired) of the tickets changed so far, with those tickets' state. */
+    claimsOfChanged(): ChangedClaim[] {
+      return claimsOfChanged.all().map((row) => ({
+        ticketId: row.ticket_id,
+        actor: row.actor,
+        expiresAt: row.expires_at,
+        boardId: row.board_id,
+        isResolved: row.is_resolved === 1,
+        isArchived: row.is_archived === 1,
+        moved: row.moved === 1,
+      }));
+    },
+
+    /** The changed tickets with their boards; the notes are cleared (end of a transaction). */
+    flush(): ChangedTicket[] {
+      if (pending.get()?.n !== 1) return [];
+      const result = changed.all().map(([ticketId, boardId]) => ({ ticketId, boardId }));
+      clear.run();
+      return result;
+    },
+
+    /** Forgets the notes of a transaction that rolled back. */
+    discard(): void {
+      clear.run();
+    },
+  };
+}
+
+export type TicketChangeStore = ReturnType<typeof ticketChangeStore>;

@@ -1,0 +1,80 @@
+import type { Db } from "./database.js";
+
+/**
+ * The ready queue's rule (CONTRACT.md §13) as one SQL condition on ticket `t`: not resolved, not
+ * archived, no unresolved blocker, no parent with an unresolved blocker, no unresolved child
+ * (archived or not), no live claim (`@now` is the current ISO timestamp). The claim test comes
+ * first: claim-next walks past every ticket claimed before, and that probe is the cheapest.
+ */
+const READY = `t.is_resolved = 0 AND t.is_archived = 0
+  AND NOT EXISTS (SELECT 1 FROM ticket_claims k WHERE k.ticket_id = t.id AND k.expires_at > @now)
+  AND NOT EXISTS (SELECT 1 FROM ticket_blockers b JOIN tickets bt ON bt.id = b.blocker_id
+                  WHERE b.ticket_id = t.id AND bt.is_resolved = 0)
+  AND NOT EXISTS (SELECT 1 FROM ticket_blockers b JOIN tickets bt ON bt.id = b.blocker_id
+                  WHERE b.ticket_id = t.parent_ticket_id AND bt.is_resolved = 0)
+  AND NOT EXISTS (SELECT 1 FROM tickets c WHERE c.parent_ticket_id = t.id AND c.is_resolved = 0)`;
+
+/** Narrowing of `claim-next`; every one present applies (AND). */
+export interface ReadyFilter {
+  laneId?: number;
+  /** Folded tag name (names.ts nameKey). */
+  tagKey?: string;
+  priority?: number;
+}
+
+export function ticketReadinessStore(db: Db) {
+  const readyIds = db
+    .prepare<[{ boardId: number; now: string }], [number]>(
+      `SELECT t.id FROM tickets t WHERE t.board_id = @boardId AND ${READY}`,
+    )
+    .raw(true);
+
+  // One priority at a time, walking lanes (lanes_by_board) and each lane's active tickets
+  // (tickets_by_lane) in board order: the first ready ticket ends the walk, with no sort of the
+  // board. The ready queue's order is priority desc, then board order, so the caller asks 4..1.
+  const firstReady = new Map<string, ReturnType<typeof prepareFirst>>();
+  function prepareFirst(filter: ReadyFilter) {
+    const where = ["l.board_id = @boardId", "t.priority = @priority", READY];
+    if (filter.laneId !== undefined) where.push("t.lane_id = @laneId");
+    if (filter.tagKey !== undefined) {
+      where.push(`EXISTS (SELECT 1 FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id
+        WHERE tt.ticket_id = t.id AND g.name_key = @tagKey)`);
+    }
+    return db
+      .prepare<[Record<string, unknown>], [number]>(
+        `SELECT t.id FROM lanes l JOIN tickets t ON t.lane_id = l.id AND t.is_archived = 0
+         WHERE ${where.join(" AND ")} ORDER BY l.position, l.id, t.position, t.id LIMIT 1`,
+      )
+      .raw(true);
+  }
+
+  return {
+    /** Ids of a board's ready tickets (one query whatever the board size). */
+    readyIds(boardId: number, now: string): Set<number> {
+      const ids = new Set<number>();
+      for (const [id] of readyIds.iterate({ boardId, now })) ids.add(id);
+      return ids;
+    },
+
+    /** The first ticket of the board's ready queue within the filter, if any (≤ 4 queries). */
+    firstReady(boardId: number, now: string, filter: ReadyFilter): number | undefined {
+      const key = `${filter.laneId !== undefined}:${filter.tagKey !== undefined}`;
+      let statement = firstReady.get(key);
+      if (!statement) {
+        statement = prepareFirst(filter);
+        firstReady.set(key, statement);
+      }
+      const parameters: Record<string, unknown> = { boardId, now };
+      if (filter.laneId !== undefined) parameters.laneId = filter.laneId;
+      if (filter.tagKey !== undefined) parameters.tagKey = filter.tagKey;
+      const priorities = filter.priority !== undefined ? [filter.priority] : [4, 3, 2, 1];
+      for (const priority of priorities) {
+        const row = statement.get({ ...parameters, priority });
+        if (row) return row[0];
+      }
+      return undefined;
+    },
+  };
+}
+
+export type TicketReadinessStore = ReturnType<typeof ticketReadinessStore>;

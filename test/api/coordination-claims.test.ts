@@ -1,0 +1,276 @@
+import assert from "node:assert/strict";
+import { Agent, request as httpRequest } from "node:http";
+import { after, describe, test } from "node:test";
+import { useClock } from "../../src/domain/clock.js";
+import { assertError } from "../helpers/factories.js";
+import { startTestServer } from "../helpers/server.js";
+import { boardWithLanes, getTicket, newTicket, patchTicket } from "../helpers/tickets.js";
+
+// CONTRACT.md §13: claims with leases. Time is the test's clock (useClock), never a sleep.
+
+const api = await startTestServer();
+let clock = Date.parse("2030-01-01T00:00:00.000Z");
+after(useClock(() => clock));
+const advance = (seconds: number) => {
+  clock += seconds * 1000;
+};
+const iso = (millis: number) => new Date(millis).toISOString();
+
+const claim = (id: number, body: Record<string, unknown>) =>
+  api.post(`/api/tickets/${id}/claim`, body);
+const release = (id: number, body: Record<string, unknown>) =>
+  api.post(`/api/tickets/${id}/release`, body);
+const claimNext = (boardId: number, body: Record<string, unknown>) =>
+  api.post(`/api/boards/${boardId}/claim-next`, body);
+const claimActivity = async (id: number) =>
+  (await api.get(`/api/tickets/${id}/activity`)).body.activity
+    .filter((entry: any) => entry.action === "ticket_claimed" || entry.action === "ticket_released")
+    .map((entry: any) => [entry.action, entry.details]);
+
+describe("claim and release", () => {
+  test("a claim shows on the ticket and in the list, with its lease", async () => {
+    const board = await boardWithLanes(api, "Claims");
+    const ticket = await newTicket(api, board.boardId, board.laneIds[0], "t");
+    assert.equal(ticket.claim, null);
+    const claimed = await claim(ticket.id, { actor: " agent-1 ", leaseSeconds: 60 });
+    assert.equal(claimed.status, 200, claimed.text);
+    assert.deepEqual(claimed.body.claim, {
+      actor: "agent-1",
+      claimedAt: iso(clock),
+      expiresAt: iso(clock + 60_000),
+    });
+    assert.equal(claimed.body.version, 2);
+    const [summary] = (await api.get(`/api/boards/${board.boardId}/tickets`)).body.tickets;
+    assert.deepEqual(summary.claim, claimed.body.claim);
+    assert.deepEqual(await claimActivity(ticket.id), [
+      ["ticket_claimed", { actor: "agent-1", expiresAt: iso(clock + 60_000) }],
+    ]);
+  });
+
+  test("default lease 900 s; renewal by the holder keeps claimedAt and writes no activity", async () => {
+    const board = await boardWithLanes(api, "Renew");
+    const ticket = await newTicket(api, board.boardId, board.laneIds[0], "t");
+    const first = await claim(ticket.id, { actor: "a" });
+    assert.equal(first.body.claim.expiresAt, iso(clock + 900_000));
+    const claimedAt = first.body.claim.claimedAt;
+    advance(30);
+    const renewed = await claim(ticket.id, { actor: "a", leaseSeconds: 10 });
+    assert.equal(renewed.status, 200);
+    assert.deepEqual(renewed.body.claim, {
+      actor: "a",
+      claimedAt,
+      expiresAt: iso(clock + 10_000),
+    });
+    assert.equal(renewed.body.version, 3);
+    assert.equal((await claimActivity(ticket.id)).length, 1);
+  });
+
+  test("another actor's live claim → 409 naming holder and end; nothing written", async () => {
+    const board = await boardWithLanes(api, "Taken");
+    const ticket = await newTicket(api, board.boardId, board.laneIds[0], "t");
+    const held = await claim(ticket.id, { actor: "a", leaseSeconds: 100 });
+    const other = await claim(ticket.id, { actor: "b" });
+    assertError(other, 409, `ticket is claimed by a until ${held.body.claim.expiresAt}`);
+    // Actors compare exactly: "A" is another actor.
+    assertError(await claim(ticket.id, { actor: "A" }), 409);
+    assertError(await release(ticket.id, { actor: "b" }), 409);
+    assert.deepEqual(await getTicket(api, ticket.id), held.body);
+  });
+
+  test("release ends the claim once; releasing again or unclaimed is 200", async () => {
+    const board = await boardWithLanes(api, "Release");
+    const ticket = await newTicket(api, board.boardId, board.laneIds[0], "t");
+    const unclaimed = await release(ticket.id, { actor: "a" });
+    assert.equal(unclaimed.status, 200);
+    assert.equal(unclaimed.body.version, 1, "nothing changed");
+    await claim(ticket.id, { actor: "a" });
+    const released = await release(ticket.id, { actor: "a" });
+    assert.equal(released.status, 200);
+    assert.equal(released.body.claim, null);
+    assert.equal(released.body.version, 3);
+    const again = await release(ticket.id, { actor: "a" });
+    assert.equal(again.status, 200);
+    assert.equal(again.body.version, 3);
+    assert.deepEqual((await claimActivity(ticket.id))[0], [
+      "ticket_released",
+      { actor: "a", reason: "released" },
+    ]);
+  });
+
+  test("a lease runs out by itself: null claim, others may claim, ETags change", async () => {
+    const board = await boardWithLanes(api, "Expiry");
+    const ticket = await newTicket(api, board.boardId, board.laneIds[0], "t");
+    await claim(ticket.id, { actor: "a", leaseSeconds: 10 });
+    const live = await api.get(`/api/tickets/${ticket.id}`);
+    const list = await api.get(`/api/boards/${board.boardId}/tickets`);
+    advance(9.999);
+    assert.equal((await getTicket(api, ticket.id)).claim?.actor, "a");
+    advance(0.001);
+    const expired = await api.request("GET", `/api/tickets/${ticket.id}`, undefined, {
+      "if-none-match": live.headers.get("etag") as string,
+    });
+    assert.equal(expired.status, 200, "the expired claim changed the representation");
+    assert.equal(expired.body.claim, null);
+    const listAfter = await api.request("GET", `/api/boards/${board.boardId}/tickets`, undefined, {
+      "if-none-match": list.headers.get("etag") as string,
+    });
+    assert.equal(listAfter.status, 200);
+    assert.equal(listAfter.body.tickets[0].claim, null);
+    // Releasing an expired claim is a no-op; another actor may claim.
+    assert.equal((await release(ticket.id, { actor: "a" })).status, 200);
+    const taken = await claim(ticket.id, { actor: "b" });
+    assert.equal(taken.status, 200);
+    assert.equal(taken.body.claim.actor, "b");
+    assert.equal(taken.body.claim.claimedAt, iso(clock));
+  });
+
+  test("resolve, archive, move and delete end a claim; activity says why", async () => {
+    const board = await boardWithLanes(api, "Ends");
+    const target = await boardWithLanes(api, "Elsewhere");
+    const [lane] = board.laneIds;
+    const resolved = await newTicket(api, board.boardId, lane, "resolved");
+    const archived = await newTicket(api, board.boardId, lane, "archived");
+    const moved = await newTicket(api, board.boardId, lane, "moved");
+    const deleted = await newTicket(api, board.boardId, lane, "deleted");
+    for (const ticket of [resolved, archived, moved, deleted]) {
+      assert.equal((await claim(ticket.id, { actor: "a" })).status, 200);
+    }
+    assert.equal((await patchTicket(api, resolved.id, { isResolved: true })).claim, null);
+    const bulk = await api.post(`/api/boards/${board.boardId}/tickets/bulk-archive`, {
+      ticketIds: [archived.id],
+      isArchived: true,
+    });
+    assert.equal(bulk.status, 200, bulk.text);
+    assert.equal(bulk.body.tickets[0].claim, null);
+    const move = await api.post(`/api/tickets/${moved.id}/move`, {
+      boardId: target.boardId,
+      laneId: target.laneIds[0],
+    });
+    assert.equal(move.body.claim, null);
+    assert.equal((await api.delete(`/api/tickets/${deleted.id}`)).status, 204);
+    for (const [ticket, reason] of [
+      [resolved, "resolved"],
+      [archived, "archived"],
+      [moved, "moved"],
+    ] as const) {
+      assert.deepEqual((await claimActivity(ticket.id))[0], [
+        "ticket_released",
+        { actor: "a", reason },
+      ]);
+    }
+    // A resolved or archived ticket cannot be claimed.
+    assertError(await claim(resolved.id, { actor: "a" }), 409, "ticket is resolved");
+    assertError(await claim(archived.id, { actor: "a" }), 409, "ticket is archived");
+  });
+
+  test("bad input → 400 naming the field; unknown ticket → 404", async () => {
+    const board = await boardWithLanes(api, "Bad");
+    const ticket = await newTicket(api, board.boardId, board.laneIds[0], "t");
+    assertError(await claim(ticket.id, {}), 400, /actor/);
+    assertError(await claim(ticket.id, { actor: "   " }), 400, /actor/);
+    assertError(await claim(ticket.id, { actor: "x".repeat(101) }), 400, /actor/);
+    assertError(await claim(ticket.id, { actor: "a", leaseSeconds: 9 }), 400, /leaseSeconds/);
+    assertError(await claim(ticket.id, { actor: "a", leaseSeconds: 86_401 }), 400, /leaseSeconds/);
+    assertError(await claim(ticket.id, { actor: "a", leaseSeconds: "60" }), 400, /leaseSeconds/);
+    assertError(await release(ticket.id, {}), 400, /actor/);
+    assertError(await claim(999_999, { actor: "a" }), 404, "ticket not found");
+    assertError(await claimNext(999_999, { actor: "a" }), 404);
+    assertError(await claimNext(board.boardId, { actor: "a", priority: 5 }), 400, /priority/);
+    const other = await boardWithLanes(api, "Other");
+    assertError(await claimNext(board.boardId, { actor: "a", laneId: other.laneIds[0] }), 400);
+    assert.equal((await getTicket(api, ticket.id)).version, 1, "nothing written");
+  });
+});
+
+describe("claim-next", () => {
+  test("takes the ready queue's first ticket within the filters; 204 when none", async () => {
+    const board = await boardWithLanes(api, "Next");
+    const tag = await api.post(`/api/boards/${board.boardId}/tags`, { name: "Backend" });
+    const low = await newTicket(api, board.boardId, board.laneIds[0], "low", { priority: 1 });
+    const high = await newTicket(api, board.boardId, board.laneIds[1], "high", { priority: 4 });
+    const tagged = await newTicket(api, board.boardId, board.laneIds[1], "tagged", {
+      tagIds: [tag.body.id],
+    });
+    const byLane = await claimNext(board.boardId, { actor: "a", laneId: board.laneIds[0] });
+    assert.equal(byLane.body.id, low.id);
+    const byTag = await claimNext(board.boardId, { actor: "a", tag: " backend " });
+    assert.equal(byTag.body.id, tagged.id);
+    const first = await claimNext(board.boardId, { actor: "a", leaseSeconds: 30 });
+    assert.equal(first.status, 200);
+    assert.equal(first.body.id, high.id);
+    assert.equal(first.body.claim.expiresAt, iso(clock + 30_000));
+    const none = await claimNext(board.boardId, { actor: "a" });
+    assert.equal(none.status, 204);
+    assert.equal(none.text, "");
+    assert.deepEqual(await claimActivity(high.id), [
+      ["ticket_claimed", { actor: "a", expiresAt: iso(clock + 30_000) }],
+    ]);
+  });
+
+  test("20 callers on separate connections, repeated: each ready ticket handed out once", async () => {
+    const board = await boardWithLanes(api, "Race");
+    const tickets = 30;
+    await api.post(`/api/boards/${board.boardId}/tickets`, {
+      laneId: board.laneIds[0],
+      title: "x",
+    });
+    for (let i = 1; i < tickets; i++) {
+      await newTicket(api, board.boardId, board.laneIds[i % 3], `t${i}`, {
+        priority: (i % 4) + 1,
+      });
+    }
+    const url = new URL(`${api.url}/api/boards/${board.boardId}/claim-next`);
+    // One agent (socket) per caller: the requests really arrive concurrently.
+    const agents = Array.from({ length: 20 }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+    const post = (agent: Agent, actor: string) =>
+      new Promise<{ status: number; id?: number }>((resolve, reject) => {
+        const body = JSON.stringify({ actor, leaseSeconds: 600 });
+        const req = httpRequest(
+          url,
+          { method: "POST", agent, headers: { "content-type": "application/json" } },
+          (res) => {
+            let text = "";
+            res.setEncoding("utf8");
+            res.on("data", (chunk) => {
+              text += chunk;
+            });
+            res.on("end", () =>
+              resolve({ status: res.statusCode ?? 0, id: text ? JSON.parse(text).id : undefined }),
+            );
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    try {
+      for (let round = 0; round < 3; round++) {
+        const handed = new Map<number, string>();
+        let empty = 0;
+        // Rounds of 20 concurrent calls until the queue is empty.
+        for (;;) {
+          const results = await Promise.all(agents.map((agent, n) => post(agent, `agent-${n}`)));
+          for (const [n, result] of results.entries()) {
+            if (result.status === 204) {
+              empty++;
+              continue;
+            }
+            assert.equal(result.status, 200);
+            const id = result.id as number;
+            assert.ok(!handed.has(id), `ticket ${id} handed to ${handed.get(id)} and agent-${n}`);
+            handed.set(id, `agent-${n}`);
+          }
+          if (results.every((result) => result.status === 204)) break;
+        }
+        assert.equal(handed.size, tickets, "every ready ticket handed out");
+        assert.ok(empty >= 20);
+        // Every claim is the one its caller got.
+        const list = (await api.get(`/api/boards/${board.boardId}/tickets`)).body.tickets;
+        for (const summary of list) assert.equal(summary.claim.actor, handed.get(summary.id));
+        // Leases run out: the next round starts with the whole board ready again.
+        advance(601);
+      }
+    } finally {
+      for (const agent of agents) agent.destroy();
+    }
+  });
+});
