@@ -21,24 +21,14 @@ import type {
 // with. Type-only imports: nothing of the server is loaded at run time, so the command line and
 // the MCP server stay clients of the HTTP API.
 
-/** The coordination fields of CONTRACT §13 (ticket version and claim lease). */
-export interface Claim {
-  actor: string;
-  claimedAt: string;
-  expiresAt: string;
-}
-interface Coordination {
-  version?: number;
-  claim?: Claim | null;
-}
-
 export type BoardT = Static<typeof Board>;
 export type LaneT = Static<typeof Lane>;
 export type TagT = Static<typeof Tag>;
 export type BoardShellT = Static<typeof BoardShell>;
 export type BoardDetailT = Static<typeof BoardDetail>;
-export type Ticket = Static<typeof TicketShape> & Coordination;
-export type TicketSummary = Static<typeof TicketSummaryShape> & Coordination;
+export type Ticket = Static<typeof TicketShape>;
+export type TicketSummary = Static<typeof TicketSummaryShape>;
+export type Claim = NonNullable<Ticket["claim"]>;
 export type CommentT = Static<typeof Comment>;
 export type ActivityEntry = Static<typeof ActivityLog>;
 export type TicketEventT = Static<typeof TicketEvent>;
