@@ -27,8 +27,10 @@ describe("claims from the command line", { concurrency: true }, () => {
       ["Urgent", 4],
     ]);
     const ready = await tackJson(url(), ["ready", "--board", boardId]);
+    const fromApi = await api.get(`/api/boards/${boardId}/tickets?ready=true`);
+    assert.deepEqual(ready, fromApi.body, "--json is the API's answer");
     assert.deepEqual(
-      ready.map((ticket: { id: number }) => ticket.id),
+      ready.tickets.map((ticket: { id: number }) => ticket.id),
       [ids[1], ids[0]],
     );
     const table = await tack(url(), ["ready", "--board", boardId]);
