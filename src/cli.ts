@@ -5,6 +5,14 @@
 import { Command, Option } from "commander";
 import { addBackupScheduleOptions, backupCommands } from "./backup/backup-commands.js";
 import { type BackupFlags, resolveBackupSchedule } from "./backup/backup-schedule.js";
+import { registerAnnotationCommands } from "./cli/annotations.js";
+import { registerBoardCommands } from "./cli/boards.js";
+import { EXIT } from "./cli/exit-codes.js";
+import { registerMcpCommand } from "./cli/mcp.js";
+import { registerRawCommands } from "./cli/raw.js";
+import { registerRemoteCommands } from "./cli/remote.js";
+import { registerTicketCommands } from "./cli/tickets.js";
+import { registerWorkCommands } from "./cli/work.js";
 import { resolveServeConfig, type ServeFlags } from "./config.js";
 import { packageInfo } from "./package-info.js";
 import { StartupError } from "./storage/database.js";
@@ -12,7 +20,10 @@ import { StartupError } from "./storage/database.js";
 const program = new Command()
   .name("tack")
   .description("A local kanban service for one developer and their AI agents.")
-  .version(packageInfo.version);
+  .version(packageInfo.version)
+  // Usage mistakes exit with 2 (commander's default is 1, which tack's client commands use for
+  // "the server refused"); help and --version exit with 0. Subcommands inherit this.
+  .exitOverride((error) => process.exit(error.exitCode === 0 ? EXIT.ok : EXIT.usage));
 
 const serve = program
   .command("serve")
@@ -91,5 +102,32 @@ function fail(error: unknown): never {
   }
   process.exit(1);
 }
+
+// The client commands (src/cli/): each group talks to a running tack over HTTP only. Help lists
+// them in this order; add a group by adding its register function here.
+const commandGroups: Array<(program: Command) => void> = [
+  registerWorkCommands,
+  registerBoardCommands,
+  registerTicketCommands,
+  registerAnnotationCommands,
+  registerRemoteCommands,
+  registerRawCommands,
+  registerMcpCommand,
+];
+for (const register of commandGroups) register(program);
+program.addHelpText(
+  "after",
+  `
+Examples:
+  $ tack serve
+  $ tack prime
+  $ tack next --json
+  $ tack ticket create "Fix login" --priority 3
+  $ tack release 42 --done
+
+Exit codes: 0 ok, 1 the server refused (its message on stderr), 2 usage, 3 not found
+(also: nothing ready for \`tack next\`), 4 conflict (claimed by someone else, or the ticket
+changed since --if-version), 5 server unreachable. Details: docs/agents.md.`,
+);
 
 program.parseAsync().catch(fail);

@@ -1,0 +1,266 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { SingleBar } from "cli-progress";
+import type { Command } from "commander";
+import { chooseBoard } from "../client/board-choice.js";
+import { readStdin } from "./body-input.js";
+import { clientCommand, groupCommand, handler, parseId, table } from "./command-kit.js";
+
+// Boards, lanes and tags: `tack boards`, `tack board ...`, `tack lane ...`, `tack tag ...`.
+
+export function registerBoardCommands(program: Command): void {
+  const listBoards = handler(async ({ client, output }) => {
+    const boards = await client.listBoards();
+    output.emit(
+      { boards },
+      boards.map((board) => board.id),
+      () =>
+        table(
+          ["ID", "NAME", "UPDATED"],
+          boards.map((board) => [board.id, board.name, board.updatedAt]),
+        ),
+    );
+  });
+  clientCommand(program, "boards", "List the boards.", ["tack boards", "tack boards -q"]).action(
+    listBoards,
+  );
+
+  const board = groupCommand(program, "board", "Create, show, export and import boards.", [
+    'tack board create "Website" --lanes todo,doing,review,done',
+    "tack board show 1",
+    "tack board export 1 > website.json",
+    "tack board import website.json",
+  ]);
+
+  clientCommand(board, "list", "List the boards (same as `tack boards`).", [
+    "tack board list",
+  ]).action(listBoards);
+
+  clientCommand(
+    board,
+    "create <name>",
+    "Create a board (lanes todo, doing, done unless --lanes).",
+    ['tack board create "Website"', 'tack board create "Ops" --lanes "inbox,doing,done"'],
+  )
+    .option("--lanes <names>", "comma-separated lane names, in order")
+    .option("--idempotency-key <key>", "retry-safe: a repeat with this key creates nothing new")
+    .action(
+      handler(async ({ client, flags, output }, name) => {
+        const lanes =
+          typeof flags.lanes === "string"
+            ? flags.lanes.split(",").map((lane) => lane.trim())
+            : undefined;
+        const detail = await client.createBoard(
+          name as string,
+          lanes,
+          flags.idempotencyKey as string | undefined,
+        );
+        output.emit(
+          detail,
+          [detail.board.id],
+          () =>
+            `created board ${detail.board.id} "${detail.board.name}" (lanes ${detail.lanes.map((lane) => lane.name).join(", ")})`,
+        );
+      }),
+    );
+
+  clientCommand(board, "show [board]", "Show a board's lanes, tags and ticket counts.", [
+    "tack board show",
+    "tack board show 2 --json",
+  ]).action(
+    handler(async ({ client, output }, given) => {
+      const boardId = given === undefined ? await chooseBoard(client) : parseId(given, "board");
+      const shell = await client.getBoard(boardId);
+      const tickets = output.json ? [] : await client.listTickets(boardId, { archived: "all" });
+      output.emit(shell, [shell.board.id], () => {
+        const counts = shell.lanes.map((lane) => {
+          const inLane = tickets.filter((ticket) => ticket.laneId === lane.id);
+          const open = inLane.filter((ticket) => !ticket.isResolved && !ticket.isArchived).length;
+          return [lane.id, lane.name, open, inLane.length];
+        });
+        return [
+          `board ${shell.board.id} "${shell.board.name}"`,
+          "",
+          table(["LANE", "NAME", "OPEN", "TOTAL"], counts),
+          "",
+          `tags: ${shell.tags.map((tag) => `${tag.name} (${tag.id})`).join(", ") || "none"}`,
+        ].join("\n");
+      });
+    }),
+  );
+
+  clientCommand(
+    board,
+    "export [board]",
+    "Print a board's export document (JSON) or write it to a file.",
+    ["tack board export 1 > board.json", "tack board export 1 -o board.json"],
+  )
+    .option("-o, --output <file>", "write to this file instead of stdout")
+    .action(
+      handler(async ({ client, flags }, given) => {
+        const boardId = given === undefined ? await chooseBoard(client) : parseId(given, "board");
+        const document = await client.exportBoard(boardId);
+        if (typeof flags.output === "string") writeFileSync(flags.output, document);
+        else process.stdout.write(`${document}\n`);
+      }),
+    );
+
+  clientCommand(
+    board,
+    "import <file>",
+    "Import an export document as a new board (`-` reads stdin). A progress bar shows on a terminal.",
+    ["tack board import board.json", "cat board.json | tack board import - --json"],
+  )
+    .option("--idempotency-key <key>", "retry-safe: a repeat with this key creates nothing new")
+    .action(
+      handler(async ({ client, flags, output }, file) => {
+        const document = file === "-" ? await readStdin() : readFileSync(file as string, "utf8");
+        const bar = progressBar(!output.json && !flags.quiet);
+        const size = Buffer.byteLength(document);
+        bar?.start(size, 0, { phase: "sending" });
+        const detail = await client.importBoard(
+          document,
+          flags.idempotencyKey as string | undefined,
+          {
+            onUpload: (sent) => {
+              bar?.update(sent, { phase: sent >= size ? "importing" : "sending" });
+            },
+          },
+        );
+        bar?.update(size, { phase: "done" });
+        bar?.stop();
+        output.emit(
+          detail,
+          [detail.board.id],
+          () =>
+            `imported board ${detail.board.id} "${detail.board.name}": ${detail.lanes.length} lanes, ${detail.tickets.length} tickets`,
+        );
+      }),
+    );
+
+  registerLaneCommands(program);
+  registerTagCommands(program);
+}
+
+/** A bar on stderr, and only when stderr is a terminal: pipes and logs get none. */
+function progressBar(wanted: boolean): SingleBar | undefined {
+  if (!wanted || !process.stderr.isTTY) return undefined;
+  const { SingleBar } = createRequire(import.meta.url)(
+    "cli-progress",
+  ) as typeof import("cli-progress");
+  return new SingleBar({
+    stream: process.stderr,
+    format: "{bar} {percentage}% | {value}/{total} bytes | {phase}",
+    hideCursor: true,
+    clearOnComplete: true,
+  });
+}
+
+function registerLaneCommands(program: Command): void {
+  const lane = groupCommand(program, "lane", "List, create, rename and reorder lanes.", [
+    "tack lane list",
+    "tack lane create review --board 1",
+    "tack lane rename 3 shipped",
+    "tack lane reorder 1 3 2",
+  ]);
+  clientCommand(lane, "list", "List a board's lanes in order.", ["tack lane list --board 1"], {
+    board: true,
+  }).action(
+    handler(async ({ client, board, output }) => {
+      const lanes = await client.listLanes(await chooseBoard(client, board));
+      output.emit(
+        { lanes },
+        lanes.map((one) => one.id),
+        () =>
+          table(
+            ["ID", "NAME", "POSITION"],
+            lanes.map((one) => [one.id, one.name, one.position]),
+          ),
+      );
+    }),
+  );
+  clientCommand(
+    lane,
+    "create <name>",
+    "Add a lane at the end of a board.",
+    ["tack lane create review"],
+    {
+      board: true,
+    },
+  ).action(
+    handler(async ({ client, board, output }, name) => {
+      const created = await client.createLane(await chooseBoard(client, board), name as string);
+      output.emit(created, [created.id], () => `created lane ${created.id} "${created.name}"`);
+    }),
+  );
+  clientCommand(lane, "rename <lane> <name>", "Rename a lane.", [
+    "tack lane rename 3 shipped",
+  ]).action(
+    handler(async ({ client, output }, id, name) => {
+      const renamed = await client.renameLane(parseId(id as string, "lane"), name as string);
+      output.emit(renamed, [renamed.id], () => `lane ${renamed.id} is now "${renamed.name}"`);
+    }),
+  );
+  clientCommand(
+    lane,
+    "reorder <lanes...>",
+    "Set the order of a board's lanes (every lane id once).",
+    ["tack lane reorder 3 1 2 --board 1"],
+    { board: true },
+  ).action(
+    handler(async ({ client, board, output }, ids) => {
+      const laneIds = (ids as unknown as string[]).map((id) => parseId(id, "lane"));
+      const lanes = await client.reorderLanes(await chooseBoard(client, board), laneIds);
+      output.emit(
+        { lanes },
+        lanes.map((one) => one.id),
+        () =>
+          table(
+            ["ID", "NAME", "POSITION"],
+            lanes.map((one) => [one.id, one.name, one.position]),
+          ),
+      );
+    }),
+  );
+}
+
+function registerTagCommands(program: Command): void {
+  const tag = groupCommand(program, "tag", "List and create tags.", [
+    "tack tag list",
+    'tack tag create backend --color "#2563eb"',
+  ]);
+  clientCommand(tag, "list", "List a board's tags.", ["tack tag list --board 1"], {
+    board: true,
+  }).action(
+    handler(async ({ client, board, output }) => {
+      const tags = await client.listTags(await chooseBoard(client, board));
+      output.emit(
+        { tags },
+        tags.map((one) => one.id),
+        () =>
+          table(
+            ["ID", "NAME", "COLOR"],
+            tags.map((one) => [one.id, one.name, one.color]),
+          ),
+      );
+    }),
+  );
+  clientCommand(
+    tag,
+    "create <name>",
+    "Create a tag (names are unique per board, any case).",
+    ["tack tag create backend", 'tack tag create urgent --color "#dc2626" --board 2'],
+    { board: true },
+  )
+    .option("--color <color>", '#rgb or #rrggbb, or "" for none')
+    .action(
+      handler(async ({ client, board, flags, output }, name) => {
+        const created = await client.createTag(
+          await chooseBoard(client, board),
+          name as string,
+          flags.color as string | undefined,
+        );
+        output.emit(created, [created.id], () => `created tag ${created.id} "${created.name}"`);
+      }),
+    );
+}

@@ -1,0 +1,202 @@
+import { Type } from "@sinclair/typebox";
+import { chooseBoard } from "../client/board-choice.js";
+import { ApiError } from "../client/errors.js";
+import { findLane } from "../client/ticket-operations.js";
+import { defineTool, type TackTool } from "./tool-kit.js";
+
+// Opt-in toolsets (`tack mcp --toolsets remote,admin`): one tool each with an `action`, so a
+// session that needs them pays for two definitions, not a dozen.
+
+function need<T>(value: T | undefined, name: string, action: string): T {
+  if (value === undefined) {
+    throw new ApiError(
+      "invalid_request",
+      `${name} is required for ${action}`,
+      `pass ${name}`,
+      false,
+      400,
+    );
+  }
+  return value;
+}
+
+export const remoteTools: TackTool[] = [
+  defineTool({
+    name: "remote",
+    title: "Remote issues (GitHub, GitLab, Redmine)",
+    description:
+      "Track issues of GitHub, GitLab or Redmine. action: providers (credentials configured), diagnose (can tack reach url?), preview (what import would create), import (url -> new ticket), refresh (ticketId), push_comment (commentId -> the tracked issue). Returns the API's answer.",
+    input: Type.Object({
+      action: Type.Union(
+        ["providers", "diagnose", "preview", "import", "refresh", "push_comment"].map((name) =>
+          Type.Literal(name),
+        ),
+      ),
+      url: Type.Optional(Type.String({ description: "Issue web URL." })),
+      provider: Type.Optional(
+        Type.String({ description: "github, gitlab or redmine; guessed from url." }),
+      ),
+      boardId: Type.Optional(Type.Integer({ minimum: 1 })),
+      lane: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.String()])),
+      ticketId: Type.Optional(Type.Integer({ minimum: 1 })),
+      commentId: Type.Optional(Type.Integer({ minimum: 1 })),
+    }),
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    },
+    async run(args, context) {
+      const { client } = context;
+      const reference = () => {
+        const url = need(args.url, "url", args.action);
+        const provider =
+          args.provider ??
+          (url.includes("github")
+            ? "github"
+            : url.includes("gitlab") || url.includes("/-/")
+              ? "gitlab"
+              : "redmine");
+        return { provider, url };
+      };
+      switch (args.action) {
+        case "providers": {
+          const result = await client.remoteProviders();
+          return {
+            summary: result.providers.map((one) => `${one.id}: ${one.status}`).join(", "),
+            data: result,
+          };
+        }
+        case "diagnose": {
+          const result = await client.remoteDiagnose(reference());
+          return { summary: `${result.provider}: ${result.status}`, data: result };
+        }
+        case "preview": {
+          const boardId = await chooseBoard(client, args.boardId ?? context.boardId);
+          const lanes = await client.listLanes(boardId);
+          const lane = args.lane === undefined ? lanes[0] : findLane(lanes, args.lane);
+          const result = await client.remotePreview(boardId, { ...reference(), laneId: lane?.id });
+          return {
+            summary: `${result.displayRef}: ${result.title}${result.duplicate ? " (already tracked)" : ""}`,
+            data: result,
+          };
+        }
+        case "import": {
+          const boardId = await chooseBoard(client, args.boardId ?? context.boardId);
+          const lanes = await client.listLanes(boardId);
+          const lane = args.lane === undefined ? lanes[0] : findLane(lanes, args.lane);
+          const ticket = await client.remoteImport(boardId, { ...reference(), laneId: lane?.id });
+          return {
+            summary: `Imported as #${ticket.id}`,
+            data: { id: ticket.id, title: ticket.title, remote: ticket.remote },
+          };
+        }
+        case "refresh": {
+          const ticket = await client.remoteRefresh(need(args.ticketId, "ticketId", args.action));
+          return {
+            summary: `Refreshed #${ticket.id}`,
+            data: { id: ticket.id, title: ticket.title, remote: ticket.remote },
+          };
+        }
+        default: {
+          const comment = await client.pushComment(need(args.commentId, "commentId", args.action));
+          return {
+            summary: `Comment ${comment.id}: ${comment.sync.status}`,
+            data: { id: comment.id, sync: comment.sync },
+          };
+        }
+      }
+    },
+  }),
+];
+
+export const adminTools: TackTool[] = [
+  defineTool({
+    name: "board_admin",
+    title: "Administer boards, lanes, tags",
+    description:
+      "Board administration. action: list_boards, create_board (name, laneNames), rename_board (boardId, name), create_lane (boardId, name), rename_lane (laneId, name), reorder_lanes (boardId, laneIds), create_tag (boardId, name, color), delete_ticket (ticketId; permanent), export_board (boardId). Returns the API's answer.",
+    input: Type.Object({
+      action: Type.Union(
+        [
+          "list_boards",
+          "create_board",
+          "rename_board",
+          "create_lane",
+          "rename_lane",
+          "reorder_lanes",
+          "create_tag",
+          "delete_ticket",
+          "export_board",
+        ].map((name) => Type.Literal(name)),
+      ),
+      boardId: Type.Optional(Type.Integer({ minimum: 1 })),
+      laneId: Type.Optional(Type.Integer({ minimum: 1 })),
+      ticketId: Type.Optional(Type.Integer({ minimum: 1 })),
+      name: Type.Optional(Type.String()),
+      laneNames: Type.Optional(Type.Array(Type.String())),
+      laneIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }))),
+      color: Type.Optional(Type.String()),
+    }),
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+    async run(args, context) {
+      const { client } = context;
+      const boardId = () => chooseBoard(client, args.boardId ?? context.boardId);
+      const name = () => need(args.name, "name", args.action);
+      switch (args.action) {
+        case "list_boards": {
+          const boards = await client.listBoards();
+          return { summary: `${boards.length} boards`, data: { boards } };
+        }
+        case "create_board": {
+          const detail = await client.createBoard(name(), args.laneNames);
+          return {
+            summary: `Created board ${detail.board.id}`,
+            data: { board: detail.board, lanes: detail.lanes },
+          };
+        }
+        case "rename_board": {
+          const renamed = await client.renameBoard(await boardId(), name());
+          return { summary: `Board ${renamed.id} renamed`, data: renamed };
+        }
+        case "create_lane": {
+          const lane = await client.createLane(await boardId(), name());
+          return { summary: `Created lane ${lane.id}`, data: lane };
+        }
+        case "rename_lane": {
+          const lane = await client.renameLane(need(args.laneId, "laneId", args.action), name());
+          return { summary: `Lane ${lane.id} renamed`, data: lane };
+        }
+        case "reorder_lanes": {
+          const lanes = await client.reorderLanes(
+            await boardId(),
+            need(args.laneIds, "laneIds", args.action),
+          );
+          return { summary: "Lanes reordered", data: { lanes } };
+        }
+        case "create_tag": {
+          const tag = await client.createTag(await boardId(), name(), args.color);
+          return { summary: `Created tag ${tag.id}`, data: tag };
+        }
+        case "delete_ticket": {
+          const ticketId = need(args.ticketId, "ticketId", args.action);
+          await client.deleteTicket(ticketId);
+          return { summary: `Deleted #${ticketId}`, data: { deleted: ticketId } };
+        }
+        default: {
+          const document = JSON.parse(await client.exportBoard(await boardId())) as Record<
+            string,
+            unknown
+          >;
+          return { summary: "Board export document", data: document };
+        }
+      }
+    },
+  }),
+];

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { test } from "node:test";
+import { cleanEnv, ROOT, waitForExit } from "../helpers/cli.js";
+import { startTestServer } from "../helpers/server.js";
+
+// `tack mcp` as an MCP client starts it: a child process speaking newline-delimited JSON-RPC on
+// stdin/stdout, nothing else on stdout, and gone once its input closes.
+
+const api = await startTestServer();
+await api.post("/api/boards", { name: "Stdio board" });
+
+test("tack mcp answers over stdio and exits with 0 when stdin closes", async () => {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "mcp"], {
+    cwd: ROOT,
+    env: cleanEnv({ TACK_URL: api.url, TACK_ACTOR: "stdio-agent" }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const exited = waitForExit(child);
+  let buffer = "";
+  const replies = new Map<number, any>();
+  const waiting = new Map<number, (reply: any) => void>();
+  child.stdout.setEncoding("utf8").on("data", (text: string) => {
+    buffer += text;
+    for (let newline = buffer.indexOf("\n"); newline !== -1; newline = buffer.indexOf("\n")) {
+      const message = JSON.parse(buffer.slice(0, newline));
+      buffer = buffer.slice(newline + 1);
+      replies.set(message.id, message);
+      waiting.get(message.id)?.(message);
+    }
+  });
+  const request = (id: number, method: string, params: object) => {
+    const reply = new Promise<any>((resolve) => {
+      if (replies.has(id)) resolve(replies.get(id));
+      else waiting.set(id, resolve);
+    });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    return reply;
+  };
+
+  const initialized = await request(1, "initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "stdio-test", version: "1.0.0" },
+  });
+  assert.equal(initialized.result.serverInfo.name, "tack");
+  assert.match(initialized.result.instructions, /^# Working with tack/);
+  assert.match(initialized.result.instructions, /you are "stdio-agent"/);
+  child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+
+  const listed = await request(2, "tools/list", {});
+  assert.equal(listed.result.tools.length, 15);
+  const searched = await request(3, "tools/call", { name: "search_tickets", arguments: {} });
+  assert.deepEqual(searched.result.structuredContent, {
+    total: 0,
+    offset: 0,
+    hasMore: false,
+    tickets: [],
+  });
+
+  child.stdin.end();
+  const exit = await exited;
+  assert.equal(exit.code, 0, exit.stderr);
+  assert.equal(buffer, "", "stdout carried only whole JSON-RPC messages");
+});

@@ -1,0 +1,114 @@
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { test } from "node:test";
+import { startTestServer } from "../helpers/server.js";
+import { call, connectMcp, ok } from "./mcp-connection.js";
+
+// The tool listing is part of tack's interface to models: names, order, schemas and
+// annotations are pinned by a snapshot (regenerate with UPDATE_SNAPSHOTS=1 after a deliberate
+// change, and say so in the commit).
+
+const SNAPSHOT = new URL("./tools.snapshot.json", import.meta.url);
+const api = await startTestServer();
+await api.post("/api/boards", { name: "Only board" });
+
+test("tools/list matches the snapshot: names, order, schemas, annotations", async () => {
+  const client = await connectMcp(api.url, "agent");
+  const { tools } = await client.listTools();
+  if (process.env.UPDATE_SNAPSHOTS) writeFileSync(SNAPSHOT, `${JSON.stringify(tools, null, 2)}\n`);
+  // Compared as data: the formatter may lay the file out differently.
+  assert.deepEqual(JSON.parse(JSON.stringify(tools)), JSON.parse(readFileSync(SNAPSHOT, "utf8")));
+  assert.deepEqual(
+    tools.map((tool) => tool.name),
+    [
+      "prime",
+      "ready",
+      "search_tickets",
+      "get_ticket",
+      "ticket_history",
+      "claim_next",
+      "claim",
+      "renew_claim",
+      "release",
+      "create_tickets",
+      "update_ticket",
+      "bulk_update",
+      "link_tickets",
+      "comment",
+      "log_event",
+    ],
+  );
+  for (const tool of tools) {
+    assert.ok((tool.description ?? "").includes("Returns"), `${tool.name} says what it returns`);
+    assert.equal(tool.annotations?.openWorldHint, false, tool.name);
+  }
+  await client.close();
+});
+
+test("--read-only offers only the read tools; toolsets append remote and board_admin", async () => {
+  const readOnly = await connectMcp(api.url, "agent", { readOnly: true });
+  const reads = (await readOnly.listTools()).tools;
+  assert.deepEqual(
+    reads.map((tool) => tool.name),
+    ["prime", "ready", "search_tickets", "get_ticket", "ticket_history"],
+  );
+  assert.ok(reads.every((tool) => tool.annotations?.readOnlyHint === true));
+  await assert.rejects(
+    call(readOnly, "comment", { ticketId: 1, body: "x" }),
+    /Tool comment not found/,
+  );
+  await readOnly.close();
+
+  const full = await connectMcp(api.url, "agent", { toolsets: ["admin", "remote"] });
+  const names = (await full.listTools()).tools.map((tool) => tool.name);
+  assert.deepEqual(
+    names.slice(-2),
+    ["remote", "board_admin"],
+    "fixed order, whatever the flag order",
+  );
+  const remote = (await full.listTools()).tools.find((tool) => tool.name === "remote");
+  assert.equal(remote?.annotations?.openWorldHint, true);
+  const created = await ok(full, "board_admin", { action: "create_board", name: "Admin made" });
+  assert.equal(created.board.name, "Admin made");
+  const missing = await call(full, "board_admin", { action: "rename_lane", name: "x" });
+  assert.equal(missing.isError, true);
+  assert.match(missing.text, /laneId is required for rename_lane/);
+  await full.close();
+});
+
+test("errors are tool errors with the server's message and a fix; bad input too", async () => {
+  const client = await connectMcp(api.url, "agent");
+  const missing = await call(client, "get_ticket", { ticketId: 999999 });
+  assert.equal(missing.isError, true);
+  assert.deepEqual(missing.data.error, {
+    code: "not_found",
+    message: "ticket not found",
+    hint: "check the id: list what exists first",
+    retryable: false,
+  });
+  assert.match(missing.text, /^Error \(not_found\): ticket not found\. Fix: /);
+  const invalid = await call(client, "get_ticket", { ticketId: "seven" });
+  assert.equal(invalid.isError, true);
+  assert.match(invalid.text, /ticketId must be integer/);
+  await client.close();
+});
+
+test("prime stays within ~1,500 tokens however many boards, lanes and tags there are", async () => {
+  for (let index = 0; index < 7; index++) {
+    const laneNames = Array.from({ length: 30 }, (_, lane) => `a rather long lane name ${lane}`);
+    const { board } = (await api.post("/api/boards", { name: `Crowded board ${index}`, laneNames }))
+      .body;
+    for (let tag = 0; tag < 40; tag++) {
+      await api.post(`/api/boards/${board.id}/tags`, { name: `a rather long tag name ${tag}` });
+    }
+  }
+  const client = await connectMcp(api.url, "agent");
+  const primed = await call(client, "prime");
+  const { text } = primed.data;
+  assert.equal(primed.text, text, "the text block is the prime text once, without a JSON copy");
+  // About four characters a token for English text and ids.
+  assert.ok(text.length <= 6000, `${text.length} characters`);
+  assert.match(text, /\(\+20 more\)/);
+  assert.match(text, /more boards: `tack boards`/);
+  await client.close();
+});
