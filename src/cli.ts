@@ -64,9 +64,6 @@ program
       console.log(
         `tack ${packageInfo.version} listening on ${server.url} (database ${config.dbFile})`,
       );
-      // Once started, in the background: the first board import then finds warm render threads.
-      const { markdownRenderPool } = await import("./domain/markdown-pool.js");
-      setTimeout(() => markdownRenderPool.warmUp(), 500).unref();
     } catch (error) {
       fail(error);
     }
