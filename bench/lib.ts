@@ -42,13 +42,22 @@ function startNodeOptions(root: string): string[] {
  * Starts `tack serve` on a fresh temporary database and a free port; resolves with its URL.
  * `root` is the checkout whose build (dist/) runs: this one, or another commit's (compare.ts).
  */
+export interface StartOptions {
+  /** Wait after the start line before resolving (default 2 s). */
+  settleMs?: number;
+  /** More node options (e.g. --cpu-prof), after the start script's. */
+  nodeArgs?: string[];
+  /** An existing database to serve; it is kept on stop. Default: a fresh temporary one. */
+  dbFile?: string;
+}
+
 export async function startTack(
   extraArgs: string[] = [],
   root = ROOT,
-  options: { settleMs?: number } = {},
+  options: StartOptions = {},
 ): Promise<TackProcess> {
   const folder = mkdtempSync(join(tmpdir(), "tack-bench-"));
-  const dbFile = join(folder, "tack.sqlite");
+  const dbFile = options.dbFile ?? join(folder, "tack.sqlite");
   const env = { ...process.env };
   for (const key of ["HOST", "PORT", "NODE_OPTIONS", "GITHUB_TOKEN"]) delete env[key];
   for (const key of Object.keys(env)) if (key.startsWith("TACK_")) delete env[key];
@@ -58,6 +67,7 @@ export async function startTack(
     process.execPath,
     [
       ...startNodeOptions(root),
+      ...(options.nodeArgs ?? []),
       "dist/cli.js",
       "serve",
       "--port",

@@ -158,13 +158,20 @@ export function ticketStore(db: Db) {
   const rowsOfBoard = db.prepare<[number], SqlRow>(
     `SELECT ${ROW_COLUMNS} FROM tickets t WHERE t.board_id = ?`,
   );
+  // The end of the ticket's part of its lane: after the lane's active tickets for an active one
+  // (the archived ones move up by one to make room), after every ticket for an archived one.
+  // Both are index lookups, so a create costs the same in a lane of 10 or 10,000 tickets.
+  const END_OF_PART = `(SELECT COALESCE(MAX(position), -1) + 1 FROM tickets
+       WHERE lane_id = @laneId AND (@isArchived = 1 OR is_archived = 0))`;
+  const makeRoom = db.prepare(
+    `UPDATE tickets SET position = position + 1
+     WHERE lane_id = @laneId AND is_archived = 1 AND @isArchived = 0 AND position >= ${END_OF_PART}`,
+  );
   const insert = db.prepare(
     `INSERT INTO tickets (id, board_id, lane_id, parent_ticket_id, title, is_resolved,
        is_archived, priority, position, created_at, updated_at)
      VALUES (${NEXT_TICKET_ID}, @boardId, @laneId, @parentTicketId, @title, @isResolved,
-       @isArchived, @priority,
-       (SELECT COALESCE(MAX(position), -1) + 1 FROM tickets WHERE lane_id = @laneId),
-       @updatedAt, @updatedAt)`,
+       @isArchived, @priority, ${END_OF_PART}, @updatedAt, @updatedAt)`,
   );
   const insertText = prepareTextInsert(db);
   const update = db.prepare(
@@ -199,12 +206,15 @@ export function ticketStore(db: Db) {
     `UPDATE tickets SET position = j.key FROM json_each(?) AS j
      WHERE tickets.id = j.value AND tickets.position <> j.key`,
   );
-  const renumber = db.prepare<[number]>(
-    `UPDATE tickets SET position = r.n FROM (
-       SELECT id, ROW_NUMBER() OVER (ORDER BY is_archived, position, id) - 1 AS n
-       FROM tickets WHERE lane_id = ?) AS r
-     WHERE tickets.id = r.id AND tickets.position <> r.n`,
-  );
+  // Renumbering reads the lane through its covering index and writes the rows whose position
+  // changes, one by one: ~3x cheaper than one UPDATE over a ROW_NUMBER() window, which
+  // materialized the whole lane first (docs/performance.md).
+  const lanePositions = db
+    .prepare<[number], [number, number]>(
+      "SELECT id, position FROM tickets WHERE lane_id = ? ORDER BY is_archived, position, id",
+    )
+    .raw(true);
+  const setPosition = db.prepare<[number, number]>("UPDATE tickets SET position = ? WHERE id = ?");
   const childCounts = db
     .prepare<[string], [number, number]>(
       `SELECT parent_ticket_id, COUNT(*) FROM tickets
@@ -280,9 +290,15 @@ export function ticketStore(db: Db) {
       return statement.all({ boardId, ...listParameters(filter) }).map(fromRaw);
     },
 
-    /** Inserts at the end of its lane (call `renumberLane` afterwards); returns the id. */
+    /**
+     * Inserts at the end of its part of the lane (active tickets before archived ones, numbered
+     * 0..n-1); returns the id. A lane numbered with gaps (a board import keeps the positions of
+     * its document) keeps them: the new ticket still comes last among its part.
+     */
     insert(boardId: number, ticket: TicketWrite): number {
       const values = sqlValues(ticket);
+      const at = { laneId: values.laneId, isArchived: values.isArchived };
+      makeRoom.run(at);
       const id = Number(insert.run({ boardId, ...values }).lastInsertRowid);
       insertText.run({ id, ...values });
       return id;
@@ -323,7 +339,11 @@ export function ticketStore(db: Db) {
 
     /** Numbers a lane 0..n-1, archived after active, keeping the relative order otherwise. */
     renumberLane(laneId: number): void {
-      renumber.run(laneId);
+      let position = 0;
+      for (const [id, current] of lanePositions.all(laneId)) {
+        if (current !== position) setPosition.run(position, id);
+        position++;
+      }
     },
 
     /** Number of children of each given ticket that has any. */
