@@ -59,6 +59,10 @@ export async function startServer(
     throw new StartupError(listenFailure(error, config));
   }
 
+  // Tickets an earlier run left out of the search index (migration 005, an import cut short):
+  // indexed in small background steps, searches scanning them meanwhile.
+  void services.searchIndex.schedule();
+
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const hostForUrl =
@@ -71,6 +75,7 @@ export async function startServer(
     close() {
       closing ??= (async () => {
         await app.close();
+        await services.searchIndex.stop();
         db.close();
       })();
       return closing;

@@ -11,6 +11,7 @@ import { laneService } from "./boards/lanes.js";
 import { tagService } from "./boards/tags.js";
 import { createRemoteServices, NO_REMOTE_ACCESS } from "./remote-tracking/remote-services.js";
 import type { RemoteAccess } from "./remote-tracking/remote-tracking.js";
+import { searchIndexer } from "./search-indexer.js";
 import { createTicketServices } from "./tickets/ticket-services.js";
 import { createTransact } from "./transaction.js";
 import { boardExporter } from "./transfer/board-export.js";
@@ -27,6 +28,7 @@ export function createServices(
 ) {
   const stores = createStores(db);
   const transact = createTransact(db, bus);
+  const searchIndex = searchIndexer(stores.searchIndex, transact);
   const boards = boardService(stores, transact);
   const lanes = laneService(stores, boards, transact);
   const activity = activityRecorder(stores.activity);
@@ -42,11 +44,20 @@ export function createServices(
     tagReasons: tagReasonService(stores, ticketDeps, transact),
     externalReferences: externalReferenceService(stores, ticketDeps, transact),
     boardExport: boardExporter(stores, boards),
-    boardImport: boardImporter(stores, { boards, activity }, transact),
+    boardImport: boardImporter(stores, { boards, activity, searchIndex }, transact),
   };
   const remoteFamily = createRemoteServices(stores, { boards, ...ticketDeps, remote }, transact);
   // `events` is the after-commit change feed the board stream subscribes to.
-  return { boards, lanes, tags, ...ticketFamily, ...ticketExtras, ...remoteFamily, events: bus };
+  return {
+    boards,
+    lanes,
+    tags,
+    ...ticketFamily,
+    ...ticketExtras,
+    ...remoteFamily,
+    searchIndex,
+    events: bus,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -6,6 +6,7 @@ import type { Db } from "./database.js";
 import { externalReferenceStore } from "./external-references.js";
 import { laneStore } from "./lanes.js";
 import { remoteLinkStore } from "./remote-links.js";
+import { searchIndexStore } from "./search-index.js";
 import { tagReasonStore } from "./tag-reasons.js";
 import { tagStore } from "./tags.js";
 import { ticketEventStore } from "./ticket-events.js";
@@ -29,6 +30,7 @@ export function createStores(db: Db) {
     tagReasons: tagReasonStore(db),
     ticketEvents: ticketEventStore(db),
     boardImport: boardImportStore(db),
+    searchIndex: searchIndexStore(db),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Comment } from "../domain/model.js";
 import type { TicketSearch } from "../domain/tickets/ticket-search.js";
 import { type CommentRow, toComment } from "./comments.js";
 import type { Db } from "./database.js";
+import { trigramMatch } from "./search-index.js";
 
 /**
  * A ticket's own columns without its (possibly large) bodies: enough for lists and relations.
@@ -400,36 +401,65 @@ function prepareTextInsert(db: Db) {
 
 /** The part of a search that changes the SQL text (the rest are parameters). */
 function searchShape(search: TicketSearch): string {
-  if (search.kind !== "reference") return search.kind;
-  return `reference:${search.provider !== null}:${search.remote}:${search.external}`;
+  const indexed = usesIndex(search);
+  if (search.kind !== "reference") return `${search.kind}:${indexed}`;
+  return `reference:${indexed}:${search.provider !== null}:${search.remote}:${search.external}`;
 }
+
+/**
+ * Whether the trigram index can find the candidates: the query has 3+ characters, and (plain
+ * text) cannot be part of a `#id` (those are matched against every ticket's id, as before).
+ */
+function usesIndex(search: TicketSearch): boolean {
+  if (trigramMatch(search.text) === null) return false;
+  return search.kind !== "text" || !/^#?\d*$/.test(search.text);
+}
+
+/** Tickets whose indexed text may contain @match, and every ticket not indexed yet. */
+const INDEX_CANDIDATES = `SELECT rowid FROM ticket_search WHERE ticket_search MATCH @match
+  UNION ALL SELECT ticket_id FROM ticket_search_pending`;
 
 /**
  * The `q` condition (CONTRACT.md §6). `search_text` columns hold folded text, and `@text` is
  * folded the same way, so `instr` gives a literal, Unicode case-insensitive substring match.
+ * With 3+ characters the trigram index (storage/search-index.ts) narrows the tickets first; the
+ * same `instr` conditions then decide, so the index changes the cost, never the answer.
  */
 function searchCondition(search: TicketSearch): string {
   const inTicket = "instr(x.search_text, @text) > 0";
-  if (search.kind === "id") return `(t.id = @id OR ${inTicket})`;
-  if (search.kind === "text") {
-    return `(${inTicket} OR instr('#' || t.id, @text) > 0
-      OR EXISTS (SELECT 1 FROM remote_links r
+  const indexed = usesIndex(search);
+  if (search.kind === "id") {
+    const exact = `(t.id = @id OR ${inTicket})`;
+    return indexed ? `t.id IN (SELECT @id UNION ALL ${INDEX_CANDIDATES}) AND ${exact}` : exact;
+  }
+  const inReferences = `EXISTS (SELECT 1 FROM remote_links r
                  WHERE r.ticket_id = t.id AND instr(r.search_text, @text) > 0)
       OR EXISTS (SELECT 1 FROM external_references e
-                 WHERE e.ticket_id = t.id AND instr(e.search_text, @text) > 0))`;
+                 WHERE e.ticket_id = t.id AND instr(e.search_text, @text) > 0)`;
+  if (search.kind === "text") {
+    // An indexed query is never part of a `#id`, so the id condition is left out.
+    if (indexed) return `t.id IN (${INDEX_CANDIDATES}) AND (${inTicket} OR ${inReferences})`;
+    return `(${inTicket} OR instr('#' || t.id, @text) > 0 OR ${inReferences})`;
   }
   const sources: string[] = [inTicket];
+  const keyed: string[] = [];
   const provider = (alias: string) =>
     search.provider === null ? "" : `AND lower(${alias}.provider) = @provider`;
   if (search.remote) {
-    sources.push(`EXISTS (SELECT 1 FROM remote_links r WHERE r.ticket_id = t.id
-      AND r.issue_key = @key COLLATE NOCASE ${provider("r")})`);
+    const match = `r.issue_key = @key COLLATE NOCASE ${provider("r")}`;
+    sources.push(`EXISTS (SELECT 1 FROM remote_links r WHERE r.ticket_id = t.id AND ${match})`);
+    keyed.push(`SELECT r.ticket_id FROM remote_links r WHERE ${match}`);
   }
   if (search.external) {
-    sources.push(`EXISTS (SELECT 1 FROM external_references e WHERE e.ticket_id = t.id
-      AND e.issue_key = @key COLLATE NOCASE ${provider("e")})`);
+    const match = `e.issue_key = @key COLLATE NOCASE ${provider("e")}`;
+    sources.push(
+      `EXISTS (SELECT 1 FROM external_references e WHERE e.ticket_id = t.id AND ${match})`,
+    );
+    keyed.push(`SELECT e.ticket_id FROM external_references e WHERE ${match}`);
   }
-  return `(${sources.join(" OR ")})`;
+  const exact = `(${sources.join(" OR ")})`;
+  if (!indexed) return exact;
+  return `t.id IN (${[INDEX_CANDIDATES, ...keyed].join(" UNION ALL ")}) AND ${exact}`;
 }
 
 function listParameters(filter: TicketListFilter): Record<string, unknown> {
@@ -441,6 +471,7 @@ function listParameters(filter: TicketListFilter): Record<string, unknown> {
   const search = filter.search;
   if (search) {
     parameters.text = search.text;
+    if (usesIndex(search)) parameters.match = trigramMatch(search.text);
     if (search.kind === "id") parameters.id = search.id;
     if (search.kind === "reference") {
       parameters.key = search.key;

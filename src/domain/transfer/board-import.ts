@@ -22,6 +22,7 @@ import { InvalidInput } from "../errors.js";
 import { markdownRenderPool } from "../markdown-pool.js";
 import type { BoardShell, Ticket } from "../model.js";
 import { cleanName, nameKey, TITLE_MAX } from "../names.js";
+import type { SearchIndexer } from "../search-indexer.js";
 import { ticketSearchText } from "../search-text.js";
 import type { Transact } from "../transaction.js";
 import { importedTickets, type WrittenBoard } from "./import-detail.js";
@@ -137,6 +138,7 @@ export function boardImporter(
   deps: {
     boards: Pick<BoardService, "shell">;
     activity: ActivityRecorder;
+    searchIndex: Pick<SearchIndexer, "schedule">;
   },
   transact: Transact,
 ) {
@@ -152,6 +154,8 @@ export function boardImporter(
         changes.touched(result.boardId);
         return result;
       });
+      // The new tickets went in as pending (searches scan them): index them in the background.
+      void deps.searchIndex.schedule();
       // The tickets come from the plan and the new ids: reading thousands of full tickets back
       // cost as much as writing them. Board, lanes and tags are read (they fix the orders).
       const shell = deps.boards.shell(written.boardId);
