@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { BoardExporter } from "../../domain/transfer/board-export.js";
 import type { BoardImporter } from "../../domain/transfer/board-import.js";
-import { serializeWholeDocument } from "../document-serialization.js";
+import { serializeWholeDocument, streamDocument } from "../document-serialization.js";
 import { BoardExport, BoardImport } from "../schemas/board-export.js";
 import { BoardDetailRef } from "../schemas/boards.js";
 import { BoardIdParams, errors } from "../schemas/common.js";
@@ -44,6 +44,11 @@ export function boardTransferRoutes(
         response: { 201: BoardDetailRef, ...errors(400, 413) },
       },
     },
-    async (request, reply) => reply.code(201).send(await services.boardImport.import(request.body)),
+    async (request, reply) => {
+      const detail = await services.boardImport.import(request.body);
+      // Streamed (document-serialization.ts); the type provider only knows the object form.
+      const body = streamDocument(detail) as unknown as typeof detail;
+      return reply.code(201).type("application/json; charset=utf-8").send(body);
+    },
   );
 }
