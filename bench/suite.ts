@@ -95,12 +95,18 @@ function openStream(url: string, boardId: number, onMessage: () => void): Promis
     const req = httpRequest(`${url}/api/boards/${boardId}/events`, (response) => {
       response.setEncoding("utf8");
       let connected = false;
+      let buffer = "";
       response.on("data", (chunk: string) => {
-        if (!connected && chunk.includes(": connected")) {
-          connected = true;
-          resolve(response);
+        buffer += chunk;
+        const lines = buffer.split("\n");
+        buffer = lines.pop() ?? "";
+        for (const line of lines) {
+          if (!connected && line.startsWith(": connected")) {
+            connected = true;
+            resolve(response);
+          }
+          if (line.startsWith("data:")) onMessage();
         }
-        for (const line of chunk.split("\n")) if (line.startsWith("data:")) onMessage();
       });
       response.on("error", () => {});
     });
@@ -128,13 +134,16 @@ async function streamFanOut(tack: TackProcess, board: BoardFixture): Promise<Row
   for (let i = 0; i < STREAM_WRITES; i++) {
     const target = received + STREAM_CLIENTS;
     const sent = performance.now();
+    // Bounded, so a lost message shows as a slow write instead of hanging the bench.
     const all = new Promise<void>((resolve) => {
       waiting = { count: target, done: resolve };
+      setTimeout(resolve, 10_000).unref();
     });
     await client.ok({
       method: "PATCH",
       path: `/api/tickets/${board.ticketIds[i]}`,
-      body: { priority: (i % 4) + 1 },
+      // A new title every time: a PATCH that changes nothing announces nothing.
+      body: { title: `fan-out ${i} ${Date.now()}` },
     });
     await all;
     waiting = null;
