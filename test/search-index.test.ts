@@ -1,8 +1,13 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { test } from "node:test";
+import Database from "better-sqlite3";
 import { referenceSearchText } from "../src/domain/annotations/external-references.js";
 import { foldForSearch, ticketSearchText } from "../src/domain/search-text.js";
 import { parseTicketSearch } from "../src/domain/tickets/ticket-search.js";
+import { initialSchema } from "../src/storage/migrations/001-initial.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -283,3 +288,47 @@ async function waitUntil(condition: () => boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+test("migration 005 brings a database of the previous schema over: every ticket searchable", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "tack-search-migration-"));
+  try {
+    const dbFile = join(folder, "old.sqlite");
+    const old = new Database(dbFile);
+    old.exec(initialSchema);
+    old.pragma("user_version = 1");
+    const at = "2024-01-01T00:00:00.000Z";
+    old.exec(`INSERT INTO boards (id, name, position, created_at, updated_at) VALUES (1, 'old', 0, '${at}', '${at}');
+      INSERT INTO lanes (id, board_id, name, position) VALUES (1, 1, 'todo', 0);`);
+    const ticket = old.prepare(
+      `INSERT INTO tickets (id, board_id, lane_id, title, position, created_at, updated_at) VALUES (?, 1, 1, ?, ?, '${at}', '${at}')`,
+    );
+    const text = old.prepare(
+      "INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html) VALUES (?, ?, ?, '')",
+    );
+    for (let id = 1; id <= 250; id++) {
+      ticket.run(id, `Old ${id}`, id - 1);
+      text.run(id, ticketSearchText(`Old ${id}`, `Straße number ${id}`), `Straße number ${id}`);
+    }
+    old.close();
+
+    const server = await startTestServer({ dbFile });
+    try {
+      const pending = server.server.db
+        .prepare("SELECT COUNT(*) FROM ticket_search_pending")
+        .pluck();
+      // Searchable at once (pending tickets are scanned), and indexed in the background.
+      const hits = async (q: string) =>
+        (await ok(server.get(`/api/boards/1/tickets?q=${encodeURIComponent(q)}`))).tickets.length;
+      assert.equal(await hits("STRASSE"), 0, "ß folds to itself, not to ss");
+      assert.equal(await hits("straße number 12"), 11);
+      await waitUntil(() => pending.get() === 0);
+      assert.equal(await hits("straße number 12"), 11, "12 and 120-129");
+      assert.equal(await hits("old 250"), 1);
+      assert.equal((await ok(server.get("/api/boards/1/tickets"))).tickets.length, 250);
+    } finally {
+      await server.close();
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
