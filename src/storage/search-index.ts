@@ -1,5 +1,5 @@
 import type { Db } from "./database.js";
-import { DRAIN_PENDING, INDEX_PENDING } from "./migrations/005-search-index.js";
+import { DRAIN_PENDING, INDEX_PENDING, UNINDEX_PENDING } from "./migrations/005-search-index.js";
 
 /**
  * The trigram index of ticket search (migrations/005-search-index.ts). Triggers keep it in step
@@ -8,6 +8,7 @@ import { DRAIN_PENDING, INDEX_PENDING } from "./migrations/005-search-index.js";
  * an FTS5 match.
  */
 export function searchIndexStore(db: Db) {
+  const unindexPending = db.prepare<[{ limit: number }]>(UNINDEX_PENDING);
   const indexPending = db.prepare<[{ limit: number }]>(INDEX_PENDING);
   const drainPending = db.prepare<[{ limit: number }]>(DRAIN_PENDING);
   const hasPending = db.prepare("SELECT 1 FROM ticket_search_pending LIMIT 1").pluck();
@@ -15,6 +16,7 @@ export function searchIndexStore(db: Db) {
   return {
     /** Indexes up to `limit` pending tickets; returns how many left the pending list. */
     indexPending(limit: number): number {
+      unindexPending.run({ limit });
       indexPending.run({ limit });
       return drainPending.run({ limit }).changes;
     },

@@ -9,10 +9,13 @@
  * tables anyway, so positions would only cost space and write time (3x).
  *
  * Triggers keep the index in step with every write of those texts, in the writer's
- * transaction, whoever writes. Tickets listed in `ticket_search_pending` are not in the index
- * yet (a board import lists its tickets there instead of indexing thousands of bodies inside
- * its request; this migration lists every existing ticket): searches treat them as candidates
- * and the server indexes them in small transactions in the background (domain/search-indexer.ts).
+ * transaction, whoever writes: they list the ticket in `ticket_search_pending`, and searches take
+ * every pending ticket as a candidate, so an answer never depends on the index having caught up.
+ * The server rewrites the index rows of pending tickets in the background, many per transaction
+ * (domain/search-indexer.ts): writing a ticket's ~1,000 trigrams in the request's own
+ * transaction cost a title PATCH ~0.6-0.8 ms CPU (a new index segment per commit). A board
+ * import lists its tickets the same way (storage/board-export.ts), as this migration lists
+ * every existing ticket.
  */
 
 /** The folded text of ticket `id` as the index holds it (SQL expression over ticket_texts x). */
@@ -22,14 +25,13 @@ const DOCUMENT = `x.search_text
   || coalesce((SELECT char(10) || group_concat(e.search_text, char(10))
                FROM external_references e WHERE e.ticket_id = x.ticket_id), '')`;
 
-const notPending = (id: string) =>
-  `NOT EXISTS (SELECT 1 FROM ticket_search_pending p WHERE p.ticket_id = ${id})`;
-
-/** Rewrites ticket `id`'s index row from the tables (nothing when it has no text row). */
-const refresh = (id: string) => `
-  DELETE FROM ticket_search WHERE rowid = ${id};
-  INSERT INTO ticket_search (rowid, text)
-    SELECT x.ticket_id, ${DOCUMENT} FROM ticket_texts x WHERE x.ticket_id = ${id};`;
+/**
+ * Lists ticket `id` as pending (its index row, if any, may be stale until the indexer rewrites
+ * it). Not for a ticket being deleted: its pending row would point at nothing (the EXISTS).
+ */
+const defer = (id: string) => `
+  INSERT OR IGNORE INTO ticket_search_pending (ticket_id)
+    SELECT id FROM tickets WHERE id = ${id};`;
 
 export const searchIndexSchema = `
 CREATE VIRTUAL TABLE ticket_search USING fts5(
@@ -43,55 +45,53 @@ CREATE TABLE ticket_search_pending (
 INSERT INTO ticket_search_pending (ticket_id) SELECT id FROM tickets;
 
 CREATE TRIGGER ticket_search_text_added AFTER INSERT ON ticket_texts
-WHEN ${notPending("NEW.ticket_id")}
-BEGIN
-  INSERT INTO ticket_search (rowid, text)
-    SELECT x.ticket_id, ${DOCUMENT} FROM ticket_texts x WHERE x.ticket_id = NEW.ticket_id;
+BEGIN ${defer("NEW.ticket_id")}
 END;
 
 CREATE TRIGGER ticket_search_text_changed AFTER UPDATE OF search_text ON ticket_texts
-WHEN OLD.search_text IS NOT NEW.search_text AND ${notPending("NEW.ticket_id")}
-BEGIN ${refresh("NEW.ticket_id")}
+WHEN OLD.search_text IS NOT NEW.search_text
+BEGIN ${defer("NEW.ticket_id")}
 END;
 
 CREATE TRIGGER ticket_search_text_removed AFTER DELETE ON ticket_texts
-WHEN ${notPending("OLD.ticket_id")}
 BEGIN
   DELETE FROM ticket_search WHERE rowid = OLD.ticket_id;
 END;
 
 CREATE TRIGGER ticket_search_link_added AFTER INSERT ON remote_links
-WHEN ${notPending("NEW.ticket_id")}
-BEGIN ${refresh("NEW.ticket_id")}
+BEGIN ${defer("NEW.ticket_id")}
 END;
 
 CREATE TRIGGER ticket_search_link_changed AFTER UPDATE OF search_text ON remote_links
-WHEN OLD.search_text IS NOT NEW.search_text AND ${notPending("NEW.ticket_id")}
-BEGIN ${refresh("NEW.ticket_id")}
+WHEN OLD.search_text IS NOT NEW.search_text
+BEGIN ${defer("NEW.ticket_id")}
 END;
 
 CREATE TRIGGER ticket_search_link_removed AFTER DELETE ON remote_links
-WHEN ${notPending("OLD.ticket_id")}
-BEGIN ${refresh("OLD.ticket_id")}
+BEGIN ${defer("OLD.ticket_id")}
 END;
 
 CREATE TRIGGER ticket_search_reference_added AFTER INSERT ON external_references
-WHEN ${notPending("NEW.ticket_id")}
-BEGIN ${refresh("NEW.ticket_id")}
+BEGIN ${defer("NEW.ticket_id")}
 END;
 
 CREATE TRIGGER ticket_search_reference_changed AFTER UPDATE OF search_text ON external_references
-WHEN OLD.search_text IS NOT NEW.search_text AND ${notPending("NEW.ticket_id")}
-BEGIN ${refresh("NEW.ticket_id")}
+WHEN OLD.search_text IS NOT NEW.search_text
+BEGIN ${defer("NEW.ticket_id")}
 END;
 
 CREATE TRIGGER ticket_search_reference_removed AFTER DELETE ON external_references
-WHEN ${notPending("OLD.ticket_id")}
-BEGIN ${refresh("OLD.ticket_id")}
+BEGIN ${defer("OLD.ticket_id")}
 END;
 `;
 
-/** Indexes up to `limit` pending tickets (named parameter @limit); run with DRAIN_PENDING. */
+const PENDING_BATCH = "SELECT ticket_id FROM ticket_search_pending ORDER BY ticket_id LIMIT @limit";
+
+/** Drops the (stale) index rows of up to `limit` pending tickets; then INDEX_PENDING. */
+export const UNINDEX_PENDING = `
+  DELETE FROM ticket_search WHERE rowid IN (${PENDING_BATCH})`;
+
+/** Indexes up to `limit` pending tickets (named parameter @limit); then DRAIN_PENDING. */
 export const INDEX_PENDING = `
   INSERT INTO ticket_search (rowid, text)
     SELECT x.ticket_id, ${DOCUMENT} FROM ticket_texts x
