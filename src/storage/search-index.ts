@@ -2,10 +2,10 @@ import type { Db } from "./database.js";
 import { DRAIN_PENDING, INDEX_PENDING, UNINDEX_PENDING } from "./migrations/005-search-index.js";
 
 /**
- * The trigram index of ticket search (migrations/005-search-index.ts). Triggers keep it in step
- * with ticket, tracked-link and external-reference text; this store indexes the tickets a board
- * import (storage/board-export.ts) or the migration left pending, and turns a folded query into
- * an FTS5 match.
+ * The trigram index of ticket search (migrations/005-search-index.ts). Triggers list every ticket
+ * whose searchable text was written as pending; this store rewrites the index rows of pending
+ * tickets (domain/search-indexer.ts runs it in the background), and turns a folded query into an
+ * FTS5 match.
  */
 export function searchIndexStore(db: Db) {
   const unindexPending = db.prepare<[{ limit: number }]>(UNINDEX_PENDING);
