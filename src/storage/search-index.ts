@@ -11,7 +11,6 @@ export function searchIndexStore(db: Db) {
   const unindexPending = db.prepare<[{ limit: number }]>(UNINDEX_PENDING);
   const indexPending = db.prepare<[{ limit: number }]>(INDEX_PENDING);
   const drainPending = db.prepare<[{ limit: number }]>(DRAIN_PENDING);
-  const hasPending = db.prepare("SELECT 1 FROM ticket_search_pending LIMIT 1").pluck();
 
   return {
     /** Indexes up to `limit` pending tickets; returns how many left the pending list. */
@@ -20,8 +19,6 @@ export function searchIndexStore(db: Db) {
       indexPending.run({ limit });
       return drainPending.run({ limit }).changes;
     },
-
-    hasPending: (): boolean => hasPending.get() !== undefined,
   };
 }
 
