@@ -6,15 +6,10 @@
  * 2 s after its start line, imports the rich and then the modest 5,000-ticket document twice
  * each, recording the time to first byte.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { checkOut, median, ROOT, removeCheckOut, spread } from "./builds.js";
 import { boardDocument, modestBoardDocument } from "./export-import.js";
 import { Client, printTable, startTack } from "./lib.js";
 
-const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const IMPORTS = [
   ["rich, first import", "rich"],
   ["rich, second", "rich"],
@@ -66,39 +61,6 @@ async function main(): Promise<void> {
   } finally {
     removeCheckOut(other);
   }
-}
-
-/** A built checkout of `ref` in a temporary folder, sharing this tree's node_modules. */
-function checkOut(ref: string): string {
-  const folder = join(mkdtempSync(join(tmpdir(), "tack-compare-")), "tree");
-  execFileSync("git", ["worktree", "add", "--detach", folder, ref], { cwd: ROOT, stdio: "ignore" });
-  try {
-    symlinkSync(join(ROOT, "node_modules"), join(folder, "node_modules"), "dir");
-    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-    execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: folder });
-  } catch (error) {
-    removeCheckOut(folder);
-    throw error;
-  }
-  return folder;
-}
-
-/** Unregisters the worktree and deletes it with the temporary folder around it. */
-function removeCheckOut(folder: string): void {
-  execFileSync("git", ["worktree", "remove", "--force", folder], { cwd: ROOT });
-  rmSync(dirname(folder), { recursive: true, force: true });
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-function spread(values: number[]): string {
-  return `${median(values).toFixed(0)} (${Math.min(...values).toFixed(0)}-${Math.max(...values).toFixed(0)})`;
 }
 
 main().catch((error: unknown) => {

@@ -42,9 +42,22 @@ function startNodeOptions(root: string): string[] {
  * Starts `tack serve` on a fresh temporary database and a free port; resolves with its URL.
  * `root` is the checkout whose build (dist/) runs: this one, or another commit's (compare.ts).
  */
-export async function startTack(extraArgs: string[] = [], root = ROOT): Promise<TackProcess> {
+export interface StartOptions {
+  /** Wait after the start line before resolving (default 2 s). */
+  settleMs?: number;
+  /** More node options (e.g. --cpu-prof), after the start script's. */
+  nodeArgs?: string[];
+  /** An existing database to serve; it is kept on stop. Default: a fresh temporary one. */
+  dbFile?: string;
+}
+
+export async function startTack(
+  extraArgs: string[] = [],
+  root = ROOT,
+  options: StartOptions = {},
+): Promise<TackProcess> {
   const folder = mkdtempSync(join(tmpdir(), "tack-bench-"));
-  const dbFile = join(folder, "tack.sqlite");
+  const dbFile = options.dbFile ?? join(folder, "tack.sqlite");
   const env = { ...process.env };
   for (const key of ["HOST", "PORT", "NODE_OPTIONS", "GITHUB_TOKEN"]) delete env[key];
   for (const key of Object.keys(env)) if (key.startsWith("TACK_")) delete env[key];
@@ -54,6 +67,7 @@ export async function startTack(extraArgs: string[] = [], root = ROOT): Promise<
     process.execPath,
     [
       ...startNodeOptions(root),
+      ...(options.nodeArgs ?? []),
       "dist/cli.js",
       "serve",
       "--port",
@@ -65,9 +79,9 @@ export async function startTack(extraArgs: string[] = [], root = ROOT): Promise<
     { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] },
   );
   const url = await startLine(child);
-  // tack warms its render threads half a second after its start line: measure after that, as a
-  // user's first import would come.
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  // A moment after the start line, as a user's first requests would come (older builds warmed
+  // their render threads in the first seconds; bench/startup.ts measures those seconds).
+  await new Promise((resolve) => setTimeout(resolve, options.settleMs ?? 2000));
   const pid = child.pid as number;
   const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
   return {

@@ -1,7 +1,8 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
-// The node options here and in package.json's "start" script are the same: a 64 MiB young
-// generation (V8's default is 16) makes a board import of thousands of tickets spend about a
-// third less time collecting garbage (docs/performance.md). test/process.test.ts keeps them equal.
+#!/usr/bin/env -S node --max-semi-space-size=16
+// The node options here and in package.json's "start" script are the same (test/process.test.ts
+// keeps them equal). 16 MiB semi-spaces, V8's default, stated here because 64 was tried: a board
+// import spent a third less time collecting garbage, but the young generation alone could take
+// 192 MiB, and a 20,000-ticket import peaked at ~880 instead of ~640 MiB (docs/performance.md).
 import { Command, Option } from "commander";
 import { addBackupScheduleOptions, backupCommands } from "./backup/backup-commands.js";
 import { type BackupFlags, resolveBackupSchedule } from "./backup/backup-schedule.js";
@@ -81,9 +82,6 @@ const serve = program
       console.log(
         `tack ${packageInfo.version} listening on ${server.url} (database ${config.dbFile})`,
       );
-      // Once started, in the background: the first board import then finds warm render threads.
-      const { markdownRenderPool } = await import("./domain/markdown-pool.js");
-      setTimeout(() => markdownRenderPool.warmUp(), 500).unref();
     } catch (error) {
       fail(error);
     }

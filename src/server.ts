@@ -69,6 +69,11 @@ export async function startServer(
     throw new StartupError(listenFailure(error, config));
   }
 
+  // Tickets the search index has not caught up with (written since, migrated, imported) are
+  // indexed in small background steps, searches scanning them meanwhile.
+  services.searchIndex.watch();
+  void services.searchIndex.schedule();
+
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
   const hostForUrl =
@@ -81,6 +86,7 @@ export async function startServer(
     close() {
       closing ??= (async () => {
         await app.close();
+        await services.searchIndex.stop();
         db.close();
       })();
       return closing;

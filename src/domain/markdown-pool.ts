@@ -7,8 +7,11 @@
 // has not answered for by then (still busy, or the worker failed) is rendered on the main thread
 // rather than waited for: at most one batch per worker, a few milliseconds.
 //
-// Workers are started on first use, kept for later renders, and unref'd so they never keep the
-// process alive. A worker that fails is replaced at the next render.
+// Workers are started on first use (the first large import), never at boot: a warm-up at start
+// once rendered 2,000 sample bodies on every thread, and for two seconds after `tack serve`
+// started every request waited 60-500 ms behind it (docs/performance.md). They are kept for
+// later renders, and unref'd so they never keep the process alive. A worker that fails is
+// replaced at the next render.
 
 import { availableParallelism } from "node:os";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
@@ -56,23 +59,9 @@ export class MarkdownRenderPool {
     return sources.map((source) => html.get(source) as string);
   }
 
-  /**
-   * Starts the workers and has every thread render a sample in the background, so the first
-   * large import does not pay for starting threads and for compiling the renderer's hot paths.
-   * It takes a couple of thousand bodies for V8 to optimize them: after 300, a first rich
-   * 5,000-ticket import still spent ~2x as long rendering as later ones (docs/performance.md).
-   * The main thread renders its copy in small batches, answering requests in between. For
-   * `tack serve`.
-   */
-  warmUp(): void {
-    const sample = warmUpSample();
-    for (const worker of this.liveWorkers()) worker.send({ kind: "warm-up", sources: sample });
-    const renderFrom = (start: number) => {
-      if (start >= sample.length) return;
-      renderMarkdownMany(sample.slice(start, start + BATCH_SIZE));
-      setImmediate(renderFrom, start + BATCH_SIZE);
-    };
-    setImmediate(renderFrom, 0);
+  /** Worker threads running now: none until a render needs them (nothing is started at boot). */
+  get workerThreads(): number {
+    return this.workers.filter((worker) => !worker.failed).length;
   }
 
   /** Stops the workers (tests; a server process just exits, the workers being unref'd). */
@@ -187,18 +176,6 @@ class RenderWorker {
     this.failed = true;
     await this.thread.terminate();
   }
-}
-
-/** Bodies that go through every construct the renderer handles: headings, lists, links, code... */
-function warmUpSample(): string[] {
-  return Array.from(
-    { length: 2000 },
-    (_, index) =>
-      `## Note ${index}\n\nSeen on **main** since #${index}, _again_; see https://example.com/${index} ` +
-      `and [the log](https://ci.example.com/runs/${index} "run").\n\n- [ ] reproduce\n- [x] ` +
-      `collect \`logs\`\n\n> quoted ${index}\n\n| a | b |\n|:-|-:|\n| ${index} | ~~x~~ |\n\n` +
-      `\`\`\`sh\nnpm test -- --grep ${index}\n\`\`\``,
-  );
 }
 
 function startThread(entry: URL): Worker {

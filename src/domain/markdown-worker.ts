@@ -15,13 +15,7 @@ export interface RenderJobMessage {
   results: MessagePort;
 }
 
-/** Renders and discards: compiles the renderer's hot paths before the first real job. */
-export interface WarmUpMessage {
-  kind: "warm-up";
-  sources: string[];
-}
-
-export type WorkerMessage = RenderJobMessage | WarmUpMessage;
+export type WorkerMessage = RenderJobMessage;
 
 export interface RenderedBatch {
   batch: number;
@@ -29,10 +23,6 @@ export interface RenderedBatch {
 }
 
 parentPort?.on("message", (message: WorkerMessage) => {
-  if (message.kind === "warm-up") {
-    renderMarkdownMany(message.sources);
-    return;
-  }
   const { sources, batchSize, claims, results } = message;
   const batchCount = Math.ceil(sources.length / batchSize);
   for (

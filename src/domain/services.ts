@@ -13,6 +13,7 @@ import { type EntityTags, entityTags } from "./entity-tags.js";
 import { idempotencyService } from "./idempotency.js";
 import { createRemoteServices, NO_REMOTE_ACCESS } from "./remote-tracking/remote-services.js";
 import type { RemoteAccess } from "./remote-tracking/remote-tracking.js";
+import { searchIndexer } from "./search-indexer.js";
 import { claimSettlement } from "./tickets/ticket-claims.js";
 import { createTicketServices } from "./tickets/ticket-services.js";
 import { createTransact } from "./transaction.js";
@@ -38,6 +39,7 @@ export function createServices(
     afterCommit: (changes) => tags?.advance(changes),
   });
   tags = entityTags(stores, transact);
+  const searchIndex = searchIndexer(stores.searchIndex, transact);
   const boards = boardService(stores, transact);
   const lanes = laneService(stores, boards, transact);
   const boardTags = tagService(stores, boards, activity, transact);
@@ -52,7 +54,7 @@ export function createServices(
     tagReasons: tagReasonService(stores, ticketDeps, transact),
     externalReferences: externalReferenceService(stores, ticketDeps, transact),
     boardExport: boardExporter(stores, boards),
-    boardImport: boardImporter(stores, { boards, activity }, transact),
+    boardImport: boardImporter(stores, { boards, activity, searchIndex }, transact),
   };
   const remoteFamily = createRemoteServices(stores, { boards, ...ticketDeps, remote }, transact);
   // `events` is the after-commit change feed the board stream subscribes to.
@@ -68,6 +70,7 @@ export function createServices(
     ...ticketExtras,
     ...remoteFamily,
     ...coordination,
+    searchIndex,
     events: bus,
   };
 }

@@ -67,6 +67,10 @@ export function boardImportStore(db: Db) {
     "INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html)",
     "(?, ?, ?, ?)",
   );
+  // Before the text rows: the search index triggers skip pending tickets (search-index.ts).
+  const deferSearchIndex = db.prepare<[number]>(
+    "INSERT OR IGNORE INTO ticket_search_pending (ticket_id) SELECT id FROM tickets WHERE board_id = ?",
+  );
   const setParent = db.prepare<[number, number]>(
     "UPDATE tickets SET parent_ticket_id = ? WHERE id = ?",
   );
@@ -137,6 +141,7 @@ export function boardImportStore(db: Db) {
         texts.push(id, row.searchText, row.bodyMarkdown, row.bodyHtml);
       });
       insertTickets(values);
+      deferSearchIndex.run(boardId);
       insertTexts(texts);
       for (const [id, parentId] of linkLater) setParent.run(parentId, id);
       return ids;

@@ -65,6 +65,10 @@ export function externalReferenceStore(db: Db) {
     `SELECT ${COLUMNS} FROM external_references r JOIN tickets t ON t.id = r.ticket_id
      WHERE t.board_id = ? ORDER BY r.kind, r.id`,
   );
+  const byTickets = db.prepare<[string], ExternalReferenceRow>(
+    `SELECT ${COLUMNS} FROM external_references r
+     WHERE r.ticket_id IN (SELECT value FROM json_each(?)) ORDER BY r.kind, r.id`,
+  );
   const byKind = db.prepare<[number, string], ExternalReferenceRow>(
     `SELECT ${COLUMNS} FROM external_references r WHERE r.ticket_id = ? AND r.kind = ?`,
   );
@@ -93,6 +97,16 @@ export function externalReferenceStore(db: Db) {
     groupedByBoard(boardId: number): Map<number, TicketExternalReference[]> {
       const groups = new Map<number, TicketExternalReference[]>();
       for (const row of byBoard.iterate(boardId)) {
+        const list = groups.get(row.ticket_id);
+        if (list) list.push(toReference(row));
+        else groups.set(row.ticket_id, [toReference(row)]);
+      }
+      return groups;
+    },
+    /** The references of the given tickets (one query), grouped by ticket id. */
+    groupedByTickets(ids: readonly number[]): Map<number, TicketExternalReference[]> {
+      const groups = new Map<number, TicketExternalReference[]>();
+      for (const row of byTickets.iterate(JSON.stringify(ids))) {
         const list = groups.get(row.ticket_id);
         if (list) list.push(toReference(row));
         else groups.set(row.ticket_id, [toReference(row)]);

@@ -7,6 +7,7 @@ import { externalReferenceStore } from "./external-references.js";
 import { idempotencyKeyStore } from "./idempotency-keys.js";
 import { laneStore } from "./lanes.js";
 import { remoteLinkStore } from "./remote-links.js";
+import { searchIndexStore } from "./search-index.js";
 import { tagReasonStore } from "./tag-reasons.js";
 import { tagStore } from "./tags.js";
 import { ticketChangeStore } from "./ticket-changes.js";
@@ -38,6 +39,7 @@ export function createStores(db: Db) {
     ticketClaims: ticketClaimStore(db),
     ticketReadiness: ticketReadinessStore(db),
     idempotencyKeys: idempotencyKeyStore(db),
+    searchIndex: searchIndexStore(db),
   };
 }
 

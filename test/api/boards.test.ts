@@ -288,7 +288,10 @@ describe("DELETE /api/boards/{boardId}", () => {
         .prepare<[], { name: string }>(
           "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
         )
-        .all();
+        .all()
+        // The search index's own tables hold index pages, not rows of tickets (its rows are
+        // checked in test/search-index.test.ts).
+        .filter(({ name }) => !/^ticket_search($|_(data|idx|config|docsize|content)$)/.test(name));
       return Object.fromEntries(
         tables.map(({ name }) => [
           name,

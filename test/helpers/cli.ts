@@ -29,8 +29,13 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
-export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
+/** `nodeArgs` go to node before the CLI (e.g. an `--import` hook of a test). */
+export function spawnCli(
+  args: string[],
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): ChildProcess {
+  return spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/cli.ts", ...args], {
     cwd: ROOT,
     env: cleanEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
@@ -77,8 +82,12 @@ export interface RunningCli {
 const START_LINE = /listening on (http:\/\/\S+)/;
 
 /** Starts `tack serve ...` and resolves once it printed its start line. */
-export function startCli(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
-  const child = spawnCli(["serve", ...args], env);
+export function startCli(
+  args: string[],
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<RunningCli> {
+  const child = spawnCli(["serve", ...args], env, nodeArgs);
   const output = collect(child);
   const exited = waitForExit(child, output);
   return new Promise((resolve, reject) => {

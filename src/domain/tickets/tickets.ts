@@ -124,7 +124,6 @@ export function ticketService(
         if (patch.tagIds?.length) stores.ticketTags.replace(id, patch.tagIds, at);
         if (patch.blockerIds?.length) stores.ticketRelations.setBlockers(id, patch.blockerIds);
         if (patch.relatedIds?.length) stores.ticketRelations.setRelated(id, patch.relatedIds);
-        lanes.renumber([laneId]);
         activity.record({
           boardId,
           ticketId: id,

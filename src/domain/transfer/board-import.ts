@@ -2,7 +2,6 @@ import type {
   ImportedComment,
   ImportedEvent,
   ImportedReference,
-  ImportedTicketRow,
 } from "../../storage/board-export.js";
 import type { Stores } from "../../storage/index.js";
 import type { TagReasonWrite } from "../../storage/tag-reasons.js";
@@ -22,9 +21,11 @@ import { InvalidInput } from "../errors.js";
 import { markdownRenderPool } from "../markdown-pool.js";
 import type { BoardShell, Ticket } from "../model.js";
 import { cleanName, nameKey, TITLE_MAX } from "../names.js";
+import type { SearchIndexer } from "../search-indexer.js";
 import { ticketSearchText } from "../search-text.js";
 import type { Transact } from "../transaction.js";
-import { importedTickets, type WrittenBoard } from "./import-detail.js";
+import { importedTickets } from "./import-detail.js";
+import type { ImportPlan, PlannedReason, PlannedTicket, WrittenBoard } from "./import-plan.js";
 
 // The shapes an import accepts (CONTRACT.md §10): a tack export, or the same shape from another
 // implementation of the interface. Types and ranges are checked by the route's schema already;
@@ -81,52 +82,6 @@ export interface BoardDetail extends BoardShell {
   tickets: Ticket[];
 }
 
-/** A checked ticket, everything resolved to indexes into the plan's own arrays. */
-export interface PlannedTicket {
-  /** Index in the document's `tickets`, for messages and the old→new id map. */
-  index: number;
-  sourceId: number;
-  laneIndex: number;
-  parentIndex: number | null;
-  row: ImportedTicketRow;
-  /** Tag index → reason metadata (null fields when the tag is attached without a reason). */
-  tags: Map<number, PlannedReason>;
-  /** Oldest first, as they are inserted. */
-  comments: Array<{
-    sourceId: number | undefined;
-    bodyMarkdown: string;
-    bodyHtml: string;
-    createdAt: string;
-  }>;
-  /** Blocker ticket index → its position in the document's blockerIds (for messages). */
-  blockers: Map<number, number>;
-  relatedIndexes: number[];
-  references: Array<{
-    kind: string;
-    fields: ReturnType<typeof cleanExternalReference>;
-    createdAt: string;
-    updatedAt: string;
-  }>;
-  /** Oldest first. */
-  events: Array<ReturnType<typeof cleanTicketEvent> & { createdAt: string }>;
-}
-
-interface PlannedReason {
-  reason: string | null;
-  details: Record<string, unknown> | null;
-  /** Source comment id, mapped once the comments exist. */
-  reasonCommentId: number | null;
-  attachedAt: string | null;
-  updatedAt: string | null;
-}
-
-interface ImportPlan {
-  boardName: string;
-  lanes: string[];
-  tags: Array<{ name: string; color: string }>;
-  tickets: PlannedTicket[];
-}
-
 /**
  * `POST /api/boards/import`: always a new board, in one transaction; any violation is a 400
  * naming the element and nothing is created. Ids are remapped; positions, timestamps, comment
@@ -137,6 +92,7 @@ export function boardImporter(
   deps: {
     boards: Pick<BoardService, "shell">;
     activity: ActivityRecorder;
+    searchIndex: Pick<SearchIndexer, "schedule">;
   },
   transact: Transact,
 ) {
@@ -152,6 +108,8 @@ export function boardImporter(
         changes.touched(result.boardId);
         return result;
       });
+      // The new tickets went in as pending (searches scan them): index them in the background.
+      void deps.searchIndex.schedule();
       // The tickets come from the plan and the new ids: reading thousands of full tickets back
       // cost as much as writing them. Board, lanes and tags are read (they fix the orders).
       const shell = deps.boards.shell(written.boardId);

@@ -6,19 +6,7 @@ import type {
   TicketExternalReference,
   TicketRelation,
 } from "../model.js";
-import type { PlannedTicket } from "./board-import.js";
-
-/** The ids a board import gave what it wrote, by index into the plan's arrays. */
-export interface WrittenBoard {
-  boardId: number;
-  laneIds: number[];
-  tagIds: number[];
-  ticketIds: number[];
-  /** Per ticket, its comments' ids in the plan's order (oldest first). */
-  commentIds: number[][];
-  /** Per ticket, its external references' ids in the plan's order. */
-  referenceIds: number[][];
-}
+import type { PlannedTicket, WrittenBoard } from "./import-plan.js";
 
 // Orders of the read side (domain/tickets/ticket-views.ts and the storage queries it runs). SQL
 // compares text byte-wise; kinds are ASCII (schema pattern) and timestamps are date-times

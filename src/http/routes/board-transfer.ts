@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { BoardExporter } from "../../domain/transfer/board-export.js";
 import type { BoardImporter } from "../../domain/transfer/board-import.js";
-import { serializeWholeDocument } from "../document-serialization.js";
+import { serializeWholeDocument, streamDocument } from "../document-serialization.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
 import { BoardExport, BoardImport } from "../schemas/board-export.js";
 import { BoardDetailRef } from "../schemas/boards.js";
@@ -47,6 +47,13 @@ export function boardTransferRoutes(
       },
       config: { idempotent: true },
     },
-    async (request, reply) => reply.code(201).send(await services.boardImport.import(request.body)),
+    async (request, reply) => {
+      const detail = await services.boardImport.import(request.body);
+      // Streamed (document-serialization.ts), unless an Idempotency-Key asks for the answer to
+      // be stored for replay, which needs it whole. The type provider only knows the object form.
+      if (request.headers["idempotency-key"] !== undefined) return reply.code(201).send(detail);
+      const body = streamDocument(detail) as unknown as typeof detail;
+      return reply.code(201).type("application/json; charset=utf-8").send(body);
+    },
   );
 }

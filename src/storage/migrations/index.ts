@@ -3,6 +3,7 @@ import { initialSchema } from "./001-initial.js";
 import { idsNeverReused } from "./002-ids-never-reused.js";
 import { boardPositionsContiguous } from "./003-board-positions.js";
 import { coordinationSchema } from "./004-coordination.js";
+import { searchIndexSchema } from "./005-search-index.js";
 import { rerenderMarkdown } from "./006-rerender-markdown.js";
 
 /**
@@ -29,5 +30,6 @@ export const migrations: readonly Migration[] = [
   idsNeverReused,
   boardPositionsContiguous,
   coordinationSchema,
+  searchIndexSchema,
   rerenderMarkdown,
 ];

@@ -1,0 +1,77 @@
+/**
+ * Reads a V8 CPU profile (`node --cpu-prof`) and prints where the time went: the functions with
+ * the most self time, and with the most inclusive time (a function's own time plus its callees',
+ * counted once per sample however often it recurs). `node --import tsx bench/profile-summary.ts
+ * <file.cpuprofile> [regex]`: with a regex, the inclusive list keeps only matching functions.
+ */
+import { readFileSync } from "node:fs";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+export function summarizeProfile(file: string, filter?: RegExp, rows = 30): string {
+  const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  const timeOf = new Map<number, number>();
+  profile.samples.forEach((id, index) => {
+    timeOf.set(id, (timeOf.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
+  });
+  const name = (node: ProfileNode) => {
+    const where = node.callFrame.url.split("/").slice(-2).join("/");
+    return `${node.callFrame.functionName || "(anonymous)"} ${where}:${node.callFrame.lineNumber + 1}`;
+  };
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  let total = 0;
+  let idle = 0;
+  for (const [id, time] of timeOf) {
+    const node = nodes.get(id) as ProfileNode;
+    total += time;
+    if (node.callFrame.functionName === "(idle)") idle += time;
+    self.set(name(node), (self.get(name(node)) ?? 0) + time);
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const key = name(nodes.get(at) as ProfileNode);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + time);
+    }
+  }
+  const busy = total - idle;
+  const list = (map: Map<string, number>) =>
+    [...map]
+      .filter(([key]) => !key.startsWith("(idle)") && !key.startsWith("(root)"))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, rows)
+      .map(
+        ([key, time]) =>
+          `${(time / 1000).toFixed(1).padStart(9)} ms ${((100 * time) / busy).toFixed(1).padStart(5)}%  ${key}`,
+      )
+      .join("\n");
+  const matching = filter ? new Map([...inclusive].filter(([key]) => filter.test(key))) : inclusive;
+  return [
+    `busy ${(busy / 1000).toFixed(0)} ms of ${(total / 1000).toFixed(0)} ms sampled (main thread)`,
+    "--- self time",
+    list(self),
+    "--- inclusive time",
+    list(matching),
+  ].join("\n");
+}
+
+if (process.argv[1]?.endsWith("profile-summary.ts")) {
+  const [file, filter] = process.argv.slice(2);
+  if (!file) throw new Error("usage: profile-summary.ts <file.cpuprofile> [regex]");
+  console.log(summarizeProfile(file, filter ? new RegExp(filter) : undefined));
+}

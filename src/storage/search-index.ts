@@ -1,0 +1,45 @@
+import type { Db } from "./database.js";
+import { DRAIN_PENDING, INDEX_PENDING, UNINDEX_PENDING } from "./migrations/005-search-index.js";
+
+/**
+ * The trigram index of ticket search (migrations/005-search-index.ts). Triggers list every ticket
+ * whose searchable text was written as pending; this store rewrites the index rows of pending
+ * tickets (domain/search-indexer.ts runs it in the background), and turns a folded query into an
+ * FTS5 match.
+ */
+export function searchIndexStore(db: Db) {
+  const unindexPending = db.prepare<[{ limit: number }]>(UNINDEX_PENDING);
+  const indexPending = db.prepare<[{ limit: number }]>(INDEX_PENDING);
+  const drainPending = db.prepare<[{ limit: number }]>(DRAIN_PENDING);
+
+  return {
+    /** Indexes up to `limit` pending tickets; returns how many left the pending list. */
+    indexPending(limit: number): number {
+      unindexPending.run({ limit });
+      indexPending.run({ limit });
+      return drainPending.run({ limit }).changes;
+    },
+  };
+}
+
+export type SearchIndexStore = ReturnType<typeof searchIndexStore>;
+
+/** Characters a trigram is made of; a query needs at least this many to use the index. */
+export const TRIGRAM = 3;
+
+/**
+ * The FTS5 query that finds every indexed ticket whose text contains `folded` (folded like the
+ * index), or null when it is too short for trigrams (the search scans then). Trigrams at every
+ * third character plus the last one cover the query; candidates are checked against the text
+ * anyway, so fewer terms only cost a few more candidates and save intersecting posting lists.
+ */
+export function trigramMatch(folded: string): string | null {
+  const characters = [...folded];
+  if (characters.length < TRIGRAM) return null;
+  const terms = new Set<string>();
+  for (let start = 0; start + TRIGRAM <= characters.length; start += TRIGRAM) {
+    terms.add(characters.slice(start, start + TRIGRAM).join(""));
+  }
+  terms.add(characters.slice(-TRIGRAM).join(""));
+  return [...terms].map((term) => `"${term.replaceAll('"', '""')}"`).join(" AND ");
+}

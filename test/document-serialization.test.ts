@@ -1,0 +1,28 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { streamDocument } from "../src/http/document-serialization.js";
+
+async function text(document: object): Promise<string> {
+  let result = "";
+  for await (const chunk of streamDocument(document)) result += String(chunk);
+  return result;
+}
+
+test("a streamed document is exactly JSON.stringify's text, over many chunks", async () => {
+  const tickets = Array.from({ length: 3000 }, (_, id) => ({
+    id,
+    title: `ticket "${id}" \u2028 ü`,
+    bodyHtml: "<p>x</p>".repeat(40),
+    gone: undefined,
+    tags: [{ id: 1, name: "a" }],
+  }));
+  const documents = [
+    { board: { id: 1, name: "b" }, lanes: [], tags: [{ id: 2 }], tickets },
+    { skipped: undefined, empty: [], nothing: null, tickets: [undefined, 1, "two"], last: 3 },
+    {},
+  ];
+  for (const document of documents) assert.equal(await text(document), JSON.stringify(document));
+  let chunks = 0;
+  for await (const _ of streamDocument(documents[0] as object)) chunks++;
+  assert.ok(chunks > 2, `${chunks} chunks: the large array is streamed in parts`);
+});
