@@ -28,7 +28,11 @@ export function searchIndexer(store: SearchIndexStore, transact: Transact) {
 
   async function drain(): Promise<void> {
     await nextTurn();
-    while (!stopped && transact(() => store.indexPending(STEP)) > 0) await nextTurn();
+    // Looked for with a plain read first: an idle server's watch takes no write lock and runs
+    // no transaction (whose commit hooks would read claims and changes every WATCH_MS).
+    while (!stopped && store.hasPending() && transact(() => store.indexPending(STEP)) > 0) {
+      await nextTurn();
+    }
   }
 
   return {
@@ -38,8 +42,6 @@ export function searchIndexer(store: SearchIndexStore, transact: Transact) {
      * (the next import, the next start) tries again.
      */
     schedule(): Promise<void> {
-      // No separate "anything pending?" query: a step over an empty list writes nothing (no WAL
-      // frame, no fsync) and is as cheap, and a running server asks every WATCH_MS.
       if (!running && !stopped) {
         running = drain()
           .catch(() => {})

@@ -11,8 +11,16 @@ export function searchIndexStore(db: Db) {
   const unindexPending = db.prepare<[{ limit: number }]>(UNINDEX_PENDING);
   const indexPending = db.prepare<[{ limit: number }]>(INDEX_PENDING);
   const drainPending = db.prepare<[{ limit: number }]>(DRAIN_PENDING);
+  const anyPending = db
+    .prepare("SELECT EXISTS (SELECT 1 FROM ticket_search_pending) AS pending")
+    .pluck();
 
   return {
+    /** Whether any ticket waits for its index rows: a read, so an idle server takes no lock. */
+    hasPending(): boolean {
+      return anyPending.get() === 1;
+    },
+
     /** Indexes up to `limit` pending tickets; returns how many left the pending list. */
     indexPending(limit: number): number {
       unindexPending.run({ limit });

@@ -35,8 +35,10 @@ async function queries(work: () => Promise<unknown>): Promise<number> {
   const originals = { all: statement.all, get: statement.get, iterate: statement.iterate };
   let count = 0;
   for (const name of ["all", "get", "iterate"] as const) {
-    statement[name] = function (this: unknown, ...args: unknown[]) {
-      count++;
+    statement[name] = function (this: { source: string }, ...args: unknown[]) {
+      // The search indexer looks for pending tickets in the background; that is not the
+      // request's reading.
+      if (!this.source.includes("ticket_search_pending")) count++;
       return originals[name].apply(this, args);
     };
   }

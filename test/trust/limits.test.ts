@@ -25,11 +25,15 @@ const api = await startTestServer({
 });
 const { port } = new URL(api.url);
 
+// The stream limits get a server of their own with the default timeouts: the short ones above
+// exist for the slow-client tests, and on a loaded machine they would cut this test's own
+// requests short (a 408 is not what it is about).
+const streamsApi = await startTestServer();
+
 function openStream(boardId: number): Promise<{ response: IncomingMessage; req: ClientRequest }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${api.url}/api/boards/${boardId}/events`, { agent: false }, (response) =>
-      resolve({ response, req }),
-    );
+    const url = `${streamsApi.url}/api/boards/${boardId}/events`;
+    const req = request(url, { agent: false }, (response) => resolve({ response, req }));
     req.on("error", reject).end();
   });
 }
@@ -49,7 +53,7 @@ describe("board event streams", () => {
     const boards: number[] = [];
     const needed = Math.ceil(MAX_STREAMS / MAX_STREAMS_PER_BOARD) + 1;
     for (let index = 0; index < needed; index += 1)
-      boards.push((await createBoard(api, `s${index}`)).board.id);
+      boards.push((await createBoard(streamsApi, `s${index}`)).board.id);
     const open: { response: IncomingMessage; req: ClientRequest }[] = [];
     const first = boards[0] as number;
     for (let index = 0; index < MAX_STREAMS_PER_BOARD; index += 1) {
