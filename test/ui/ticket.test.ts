@@ -53,7 +53,8 @@ describe("body", () => {
     const unlabelled = (html: string) => html.replace(/ aria-label="(done|to do)"/g, "");
     const previewHtml = unlabelled(await preview.innerHTML());
     assert.match(previewHtml, /<strong>bold<\/strong>/);
-    assert.match(previewHtml, /&lt;script&gt;/);
+    // Raw HTML is sanitized: no script element reaches the page.
+    assert.doesNotMatch(previewHtml, /<script/);
     // Saved with Ctrl/Cmd+Enter from the editor.
     await dialog.getByRole("tab", { name: "Write" }).click();
     await body.press("Control+Enter");
@@ -208,6 +209,66 @@ describe("remote import", () => {
       .fill(`${gh.instanceUrl}/octo/hello/issues/404`);
     await dialog.getByRole("button", { name: "Preview" }).click();
     await dialog.getByRole("alert").waitFor();
+    await context.close();
+  });
+});
+
+describe("external references", () => {
+  test("add one from a pasted issue URL with the keyboard, see its badge, remove it", async () => {
+    const { page, context, errors } = await openPage(`${api.url}/tickets/${ticketId}`);
+    const dialog = page.getByRole("dialog");
+    const form = dialog.getByRole("form", { name: "Add reference" });
+    const url = form.getByRole("textbox", { name: "Issue URL" });
+    const provider = form.getByRole("combobox", { name: "Provider" });
+
+    // A Redmine URL is not recognisable by itself: the provider choice decides how it is read.
+    await url.fill("https://tracker.example.com/redmine/issues/5");
+    await form.getByText("Not a github issue URL").waitFor();
+    await provider.selectOption("redmine");
+    assert.equal(
+      await form.getByRole("textbox", { name: "Instance URL" }).inputValue(),
+      "https://tracker.example.com/redmine",
+    );
+    assert.equal(await form.getByRole("textbox", { name: "Shown as" }).inputValue(), "Redmine #5");
+
+    // A GitLab URL picks its provider; a nested group stays in the project key.
+    await url.fill("https://gitlab.example.com/group/sub/project/-/issues/12#note_1");
+    assert.equal(await provider.inputValue(), "gitlab");
+    await form.getByText("Fields: group/sub/project#12").waitFor();
+    // The server's message shows inline and nothing is written.
+    const kind = form.getByRole("combobox", { name: "Kind" });
+    await kind.fill("spec");
+    await form.getByRole("textbox", { name: "Title (optional)" }).fill("x".repeat(10));
+    await form.getByRole("textbox", { name: "Project" }).fill("p".repeat(2001));
+    await kind.press("Enter");
+    await form.getByRole("alert").getByText("projectKey must be at most 2000 characters").waitFor();
+    await form.getByRole("textbox", { name: "Project" }).fill("group/sub/project");
+    await kind.press("Enter");
+
+    const card = page.locator(`#card-${ticketId} .badge-ref`, { hasText: "group/sub/project#12" });
+    await card.waitFor({ state: "attached" });
+    const link = dialog.getByRole("link", { name: "↗ group/sub/project#12" });
+    await link.waitFor();
+    assert.equal(
+      await link.getAttribute("href"),
+      "https://gitlab.example.com/group/sub/project/-/issues/12",
+    );
+    const stored = (await api.get(`/api/tickets/${ticketId}`)).body.externalReferences;
+    assert.deepEqual(
+      stored.map((r: Record<string, unknown>) => [r.kind, r.provider, r.instanceUrl, r.issueKey]),
+      [["spec", "gitlab", "https://gitlab.example.com", "12"]],
+    );
+    // The form is empty again, ready for the next one.
+    assert.equal(await url.inputValue(), "");
+
+    await dialog.getByRole("button", { name: "Remove reference spec" }).click();
+    await card.waitFor({ state: "detached" });
+    await link.waitFor({ state: "detached" });
+    assert.deepEqual((await api.get(`/api/tickets/${ticketId}`)).body.externalReferences, []);
+    // The only console error is the browser logging the refused write above.
+    assert.deepEqual(errors, [
+      "Failed to load resource: the server responded with a status of 400 (Bad Request)",
+    ]);
     await context.close();
   });
 });

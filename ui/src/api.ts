@@ -67,7 +67,8 @@ export const api = {
     request<T>("POST", path, body, options),
   patch: <T>(path: string, body?: unknown, options?: RequestOptions) =>
     request<T>("PATCH", path, body, options),
-  put: <T>(path: string, body?: unknown) => request<T>("PUT", path, body),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) =>
+    request<T>("PUT", path, body, options),
   delete: (path: string, options?: RequestOptions) =>
     request<void>("DELETE", path, undefined, options),
 };

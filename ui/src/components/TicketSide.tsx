@@ -8,6 +8,7 @@ import type { Tag, Ticket, TicketRelation, TicketSummary } from "../types";
 import { PRIORITIES } from "../types";
 import { relativeTime, TagChip } from "./bits";
 import { TagPicker, TicketPicker } from "./Pickers";
+import { ReferenceForm } from "./ReferenceForm";
 
 interface Props {
   ticket: Ticket;
@@ -217,64 +218,64 @@ export function TicketSide({ ticket, etag, onChanged, onDelete }: Props) {
         />
       </section>
 
-      {(ticket.externalReferences.length > 0 || ticket.remote) && (
-        <section class="side-section">
-          <h3>References</h3>
-          {ticket.remote && (
-            <div class="remote-box">
-              <div>
-                <a href={ticket.remote.url} target="_blank" rel="noreferrer">
-                  ⇄ {ticket.remote.displayRef}
-                </a>{" "}
-                <span class="badge">{ticket.remote.state ?? "unknown"}</span>
-              </div>
-              <div class="muted small">
-                Last sync {relativeTime(ticket.remote.lastSyncedAt)}
-                {Date.now() - new Date(ticket.remote.lastSyncedAt).getTime() > STALE_MS && (
-                  <span class="badge badge-warn"> possibly stale</span>
-                )}
-              </div>
+      <section class="side-section">
+        <h3>References</h3>
+        {ticket.remote && (
+          <div class="remote-box">
+            <div>
+              <a href={ticket.remote.url} target="_blank" rel="noreferrer">
+                ⇄ {ticket.remote.displayRef}
+              </a>{" "}
+              <span class="badge">{ticket.remote.state ?? "unknown"}</span>
+            </div>
+            <div class="muted small">
+              Last sync {relativeTime(ticket.remote.lastSyncedAt)}
+              {Date.now() - new Date(ticket.remote.lastSyncedAt).getTime() > STALE_MS && (
+                <span class="badge badge-warn"> possibly stale</span>
+              )}
+            </div>
+            <button
+              type="button"
+              class="button"
+              disabled={refreshing.value}
+              onClick={() => void refreshRemote()}
+            >
+              {refreshing.value ? "Refreshing…" : "Refresh from remote"}
+            </button>
+          </div>
+        )}
+        <ul class="plain-list">
+          {ticket.externalReferences.map((reference) => (
+            <li key={reference.id}>
+              <span class="muted small">{reference.kind}</span>{" "}
+              <a href={reference.url} target="_blank" rel="noreferrer">
+                ↗ {reference.displayRef}
+              </a>
+              {reference.title ? <span class="muted"> {reference.title}</span> : null}
               <button
                 type="button"
-                class="button"
-                disabled={refreshing.value}
-                onClick={() => void refreshRemote()}
+                class="chip-remove"
+                aria-label={`Remove reference ${reference.kind}`}
+                onClick={async () => {
+                  try {
+                    onChanged(
+                      (await api.delete(
+                        `/api/tickets/${ticket.id}/external-references/${encodeURIComponent(reference.kind)}`,
+                        { ifMatch: etag ?? undefined },
+                      )) as unknown as Ticket,
+                    );
+                  } catch (error) {
+                    toast(errorMessage(error), "error");
+                  }
+                }}
               >
-                {refreshing.value ? "Refreshing…" : "Refresh from remote"}
+                ×
               </button>
-            </div>
-          )}
-          <ul class="plain-list">
-            {ticket.externalReferences.map((reference) => (
-              <li key={reference.id}>
-                <span class="muted small">{reference.kind}</span>{" "}
-                <a href={reference.url} target="_blank" rel="noreferrer">
-                  ↗ {reference.displayRef}
-                </a>
-                {reference.title ? <span class="muted"> {reference.title}</span> : null}
-                <button
-                  type="button"
-                  class="chip-remove"
-                  aria-label={`Remove reference ${reference.kind}`}
-                  onClick={async () => {
-                    try {
-                      onChanged(
-                        (await api.delete(
-                          `/api/tickets/${ticket.id}/external-references/${encodeURIComponent(reference.kind)}`,
-                        )) as unknown as Ticket,
-                      );
-                    } catch (error) {
-                      toast(errorMessage(error), "error");
-                    }
-                  }}
-                >
-                  ×
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+            </li>
+          ))}
+        </ul>
+        <ReferenceForm ticket={ticket} etag={etag} onChanged={onChanged} />
+      </section>
 
       <section class="side-section danger-zone">
         <button type="button" class="button button-danger" onClick={onDelete}>
