@@ -36,6 +36,7 @@ import { namedSchemas } from "./schemas/index.js";
 import { installStreamAfterResponse } from "./stream-after-response.js";
 import type { TackApp } from "./types.js";
 import { uiAssetRoutes } from "./ui-assets.js";
+import { installUnreadBodyDiscarding } from "./unread-bodies.js";
 import { createValidatorCompiler } from "./validation.js";
 
 export interface AppOptions {
@@ -69,6 +70,8 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
 
   installLocalGuard(app, options.allowedHosts);
   installStreamAfterResponse(app);
+  // A request body nobody read is drained before answering, so closing cannot cut the answer.
+  installUnreadBodyDiscarding(app);
   installJsonBodyParsing(app);
   installErrorHandling(app);
   // Coordination (CONTRACT.md §13): ETag/304 on GETs, Idempotency-Key on create endpoints.
