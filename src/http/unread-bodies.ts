@@ -15,17 +15,22 @@ import type { TackApp } from "./types.js";
 export const MAX_DISCARDED_BYTES = IMPORT_BODY_LIMIT;
 
 export function installUnreadBodyDiscarding(app: TackApp): void {
-  app.addHook("onSend", async (request, _reply, payload) => {
-    await discardUnreadBody(request.raw);
-    return payload;
+  // Callback style: an answer whose request body was read (nearly all) is not delayed a tick.
+  app.addHook("onSend", (request, _reply, payload, done) => {
+    const discarding = discardUnreadBody(request.raw);
+    if (discarding === undefined) done(null, payload);
+    else void discarding.then(() => done(null, payload));
   });
 }
 
-/** Reads the rest of the request body and resolves once it has all arrived (or cannot). */
-export function discardUnreadBody(message: IncomingMessage): Promise<void> {
-  if (message.complete || message.readableEnded || message.destroyed) return Promise.resolve();
+/**
+ * Reads the rest of the request body; the promise resolves once it has all arrived (or cannot).
+ * Undefined when there is nothing to wait for.
+ */
+export function discardUnreadBody(message: IncomingMessage): Promise<void> | undefined {
+  if (message.complete || message.readableEnded || message.destroyed) return undefined;
   // A client announcing more than any route accepts gets its answer at once instead.
-  if (Number(message.headers["content-length"]) > MAX_DISCARDED_BYTES) return Promise.resolve();
+  if (Number(message.headers["content-length"]) > MAX_DISCARDED_BYTES) return undefined;
   return new Promise((resolve) => {
     let discarded = 0;
     const stop = () => {

@@ -206,9 +206,12 @@ describe("moving cards", () => {
       (lanes) => lanes.get(doing)?.[1] === first,
       "dropped second in Doing",
     );
-    assert.match(
-      await page.locator("[aria-live=assertive]").innerText(),
-      /moved to Doing, position 2/,
+    // The page announces the drop once it has the server's answer, which may come after the
+    // server's state already shows the move.
+    await until(
+      () => page.locator("[aria-live=assertive]").innerText(),
+      (text) => /moved to Doing, position 2/.test(text),
+      "drop announced",
     );
 
     // Escape cancels a lift: nothing moves.
