@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Page } from "playwright-core";
 import { startTestServer } from "../helpers/server.js";
-import { centerOf, dragTo, openPage } from "./browser.js";
+import { centerOf, dragTo, openPage, until } from "./browser.js";
 import { seedDemoBoard } from "./seed.js";
 
 // The board in a real browser against a real tack: creating things, dragging, the keyboard,
@@ -33,21 +33,6 @@ async function cardIdsIn(page: Page, laneId: number): Promise<number[]> {
   return page
     .locator(`[data-lane-id="${laneId}"] [data-ticket-id]`)
     .evaluateAll((cards) => cards.map((card) => Number((card as HTMLElement).dataset.ticketId)));
-}
-
-async function until<T>(
-  read: () => Promise<T>,
-  ok: (value: T) => boolean,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + 8000;
-  let value = await read();
-  while (!ok(value)) {
-    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
 }
 
 describe("a first board, made in the browser", () => {

@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -136,4 +137,20 @@ export async function centerOf(page: Page, selector: string): Promise<{ x: numbe
   const box = await page.locator(selector).boundingBox();
   if (!box) throw new Error(`${selector} is not visible`);
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** Reads until `ok` holds (every 50 ms), failing after 8 s with the last value read. */
+export async function until<T>(
+  read: () => Promise<T>,
+  ok: (value: T) => boolean,
+  what: string,
+): Promise<T> {
+  const deadline = Date.now() + 8000;
+  let value = await read();
+  while (!ok(value)) {
+    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
 }

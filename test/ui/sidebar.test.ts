@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { startTestServer } from "../helpers/server.js";
-import { openPage } from "./browser.js";
+import { openPage, until } from "./browser.js";
 import { seedDemoBoard } from "./seed.js";
 
 // The sidebar: boards (rename inline, reorder from the keyboard, delete with what goes), tags
@@ -12,20 +12,6 @@ const api = await startTestServer();
 const first = await seedDemoBoard(api, "Alpha");
 await api.post("/api/boards", { name: "Beta" });
 
-async function until<T>(
-  read: () => Promise<T>,
-  ok: (value: T) => boolean,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + 8000;
-  let value = await read();
-  while (!ok(value)) {
-    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
-}
 const boardNames = async () =>
   ((await api.get("/api/boards")).body.boards as { name: string }[]).map((board) => board.name);
 

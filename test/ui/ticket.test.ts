@@ -3,7 +3,7 @@ import { after, describe, test } from "node:test";
 import { credentialsEnv, TOKENS } from "../api/remote-fixtures.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/github.js";
 import { startTestServer } from "../helpers/server.js";
-import { openPage } from "./browser.js";
+import { openPage, until } from "./browser.js";
 import { seedDemoBoard } from "./seed.js";
 
 // The ticket dialog in a real browser: Markdown body editing, live changes from the API while
@@ -16,21 +16,6 @@ const api = await startTestServer({
 });
 const seeded = await seedDemoBoard(api, "Dialog");
 const ticketId = seeded.epicId;
-
-async function until<T>(
-  read: () => Promise<T>,
-  ok: (value: T) => boolean,
-  what: string,
-): Promise<T> {
-  const deadline = Date.now() + 8000;
-  let value = await read();
-  while (!ok(value)) {
-    if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
-}
 
 describe("body", () => {
   test("write Markdown, preview it exactly as the server will store it, save with Ctrl+Enter", async () => {
