@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { countReads } from "../helpers/query-count.js";
 import { startTestServer } from "../helpers/server.js";
 import {
   boardWithLanes,
@@ -29,25 +30,9 @@ async function textRowWrites(work: () => Promise<unknown>): Promise<number> {
   }
 }
 
-/** Counts the statements run while `work` runs. */
-async function queries(work: () => Promise<unknown>): Promise<number> {
-  const statement = Object.getPrototypeOf(db.prepare("SELECT 1"));
-  const originals = { all: statement.all, get: statement.get, iterate: statement.iterate };
-  let count = 0;
-  for (const name of ["all", "get", "iterate"] as const) {
-    statement[name] = function (this: { source: string }, ...args: unknown[]) {
-      // The search indexer looks for pending tickets in the background; that is not the
-      // request's reading.
-      if (!this.source.includes("ticket_search_pending")) count++;
-      return originals[name].apply(this, args);
-    };
-  }
-  try {
-    await work();
-  } finally {
-    Object.assign(statement, originals);
-  }
-  return count;
+/** Counts the reads the server runs while `work` runs. */
+function queries(work: () => Promise<unknown>): Promise<number> {
+  return countReads(db, work);
 }
 
 describe("ticket texts", () => {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { searchTextOf } from "../../src/domain/search-text.js";
 import { assertError, createTag } from "../helpers/factories.js";
+import { countReads } from "../helpers/query-count.js";
 import { startTestServer } from "../helpers/server.js";
 import {
   boardWithLanes,
@@ -382,23 +383,8 @@ describe("list cost", () => {
         previous = ticket.id;
       }
     }
-    const queriesFor = async (boardId: number, query: string) => {
-      const statement = Object.getPrototypeOf(api.server.db.prepare("SELECT 1"));
-      const originals = { all: statement.all, get: statement.get, iterate: statement.iterate };
-      let count = 0;
-      for (const name of ["all", "get", "iterate"] as const) {
-        statement[name] = function (this: unknown, ...args: unknown[]) {
-          count++;
-          return originals[name].apply(this, args);
-        };
-      }
-      try {
-        await list(boardId, query);
-      } finally {
-        Object.assign(statement, originals);
-      }
-      return count;
-    };
+    const queriesFor = (boardId: number, query: string) =>
+      countReads(api.server.db, () => list(boardId, query));
     for (const query of ["", "archived=all", "q=t1", "q=%231", "q=gh%231&tag=tag"]) {
       assert.equal(
         await queriesFor(large.boardId, query),
