@@ -93,6 +93,15 @@ export function registerWorkCommands(program: Command): void {
       }),
     );
 
+  // Claiming a ticket one already holds renews it (CONTRACT §13): `renew` is `claim` by its
+  // everyday name, one action for both.
+  const claimOrRenew = handler(async ({ client, flags, output }, id) => {
+    const ticket = await client.claim(parseId(id as string, "ticket"), {
+      leaseSeconds: lease(flags.lease),
+    });
+    output.emit(ticket, [ticket.id], () => claimLine(ticket));
+  });
+
   clientCommand(
     program,
     "claim <ticket>",
@@ -100,14 +109,7 @@ export function registerWorkCommands(program: Command): void {
     ["tack claim 42", "tack claim 42 --lease 3600 --actor agent-2"],
   )
     .option("--lease <seconds>", "lease length, 10-86400 (server default 900)")
-    .action(
-      handler(async ({ client, flags, output }, id) => {
-        const ticket = await client.claim(parseId(id as string, "ticket"), {
-          leaseSeconds: lease(flags.lease),
-        });
-        output.emit(ticket, [ticket.id], () => claimLine(ticket));
-      }),
-    );
+    .action(claimOrRenew);
 
   clientCommand(
     program,
@@ -116,14 +118,7 @@ export function registerWorkCommands(program: Command): void {
     ["tack renew 42", "tack renew 42 --lease 1800"],
   )
     .option("--lease <seconds>", "new lease length from now, 10-86400 (server default 900)")
-    .action(
-      handler(async ({ client, flags, output }, id) => {
-        const ticket = await client.claim(parseId(id as string, "ticket"), {
-          leaseSeconds: lease(flags.lease),
-        });
-        output.emit(ticket, [ticket.id], () => claimLine(ticket));
-      }),
-    );
+    .action(claimOrRenew);
 
   clientCommand(
     program,
