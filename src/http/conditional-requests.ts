@@ -79,9 +79,10 @@ export class AnswerCache {
     return entry && entry.tag === tag ? entry.body : undefined;
   }
 
-  set(key: string, tag: string, text: string): void {
+  /** Keeps the answer if it fits; returns its bytes either way (sent instead of the string). */
+  set(key: string, tag: string, text: string): Buffer {
     const body = Buffer.from(text, "utf8");
-    if (body.length > this.maxBytes) return;
+    if (body.length > this.maxBytes) return body;
     this.delete(key);
     this.entries.set(key, { tag, body });
     this.size += body.length;
@@ -90,6 +91,7 @@ export class AnswerCache {
       if (this.size <= this.maxBytes) break;
       this.delete(oldest);
     }
+    return body;
   }
 
   private delete(key: string): void {
@@ -158,17 +160,20 @@ export function installConditionalGets(app: TackApp): void {
     if (reply.statusCode !== 200) return payload;
     if ((reply.routeOptions.config as ConditionalRouteConfig).noEntityTag) return payload;
     if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
+    let body: string | Buffer = payload;
     const slot = (request as unknown as Record<symbol, CacheSlot | undefined>)[CACHE_SLOT];
-    if (slot && typeof payload === "string") slot.cache.set(slot.key, slot.tag, payload);
+    // The cached bytes go to the socket too: a string payload would be encoded a second time
+    // (for a 20 MiB export, a second 20 MiB buffer to allocate and fill).
+    if (slot && typeof body === "string") body = slot.cache.set(slot.key, slot.tag, body);
     let tag = reply.getHeader("etag");
     if (typeof tag !== "string") {
-      tag = `"h${createHash("sha1").update(payload).digest("base64url")}"`;
+      tag = `"h${createHash("sha1").update(body).digest("base64url")}"`;
       reply.header("etag", tag);
     }
     if (matchesNoneMatch(request.headers["if-none-match"], tag)) {
       reply.code(304);
       return "";
     }
-    return payload;
+    return body;
   });
 }

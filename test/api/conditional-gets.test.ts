@@ -80,6 +80,59 @@ describe("ETag and If-None-Match", () => {
     }
   });
 
+  test("an export is answered again only until its board changes in any way it shows", async () => {
+    const board = await boardWithLanes(api, "Export tags");
+    const path = `/api/boards/${board.boardId}/export`;
+    const ticket = await newTicket(api, board.boardId, board.laneIds[0], "t");
+    const other = await newTicket(api, board.boardId, board.laneIds[1], "o");
+    const tag = await createTag(api, board.boardId, "tagged");
+    const comment = await api.post(`/api/tickets/${ticket.id}/comments`, { bodyMarkdown: "c" });
+    const reference = {
+      provider: "github",
+      instanceUrl: "https://github.com",
+      projectKey: "acme/app",
+      issueKey: "7",
+      displayRef: "acme/app#7",
+      url: "https://github.com/acme/app/issues/7",
+    };
+    // Every kind of data the export carries, changed once each.
+    const changes: Array<[string, () => Promise<{ status: number }>]> = [
+      ["ticket title", () => api.patch(`/api/tickets/${ticket.id}`, { title: "u" })],
+      ["ticket body", () => api.patch(`/api/tickets/${ticket.id}`, { bodyMarkdown: "b" })],
+      ["new comment", () => api.post(`/api/tickets/${ticket.id}/comments`, { bodyMarkdown: "d" })],
+      ["comment edit", () => api.patch(`/api/comments/${comment.body.id}`, { bodyMarkdown: "e" })],
+      ["comment deleted", () => api.delete(`/api/comments/${comment.body.id}`)],
+      ["tag attached", () => api.post(`/api/tickets/${ticket.id}/tags/${tag.id}`, {})],
+      ["tag renamed", () => api.patch(`/api/tags/${tag.id}`, { name: "renamed" })],
+      [
+        "event",
+        () => api.post(`/api/tickets/${ticket.id}/events`, { source: "ci", kind: "k", title: "t" }),
+      ],
+      [
+        "reference",
+        () => api.put(`/api/tickets/${ticket.id}/external-references/source`, reference),
+      ],
+      ["blocker", () => api.patch(`/api/tickets/${other.id}`, { blockerIds: [ticket.id] })],
+      ["lane renamed", () => api.patch(`/api/lanes/${board.laneIds[0]}`, { name: "first" })],
+      ["board renamed", () => api.patch(`/api/boards/${board.boardId}`, { name: "Renamed" })],
+      ["ticket deleted", () => api.delete(`/api/tickets/${other.id}`)],
+    ];
+    let previous = await api.get(path);
+    for (const [what, change] of changes) {
+      const done = await change();
+      assert.ok(done.status < 300, `${what}: ${done.status}`);
+      const after = await getWith(path, previous.headers.get("etag") as string);
+      assert.equal(after.status, 200, what);
+      assert.notEqual(after.text, previous.text, `${what} shows in the export`);
+      assert.notEqual(after.headers.get("etag"), previous.headers.get("etag"), what);
+      // Answered from the cache now: the same bytes as the answer just built.
+      const again = await api.get(path);
+      assert.equal(again.text, after.text, what);
+      assert.equal(again.headers.get("etag"), after.headers.get("etag"), what);
+      previous = after;
+    }
+  });
+
   test("a change to one board leaves another board's list tag alone", async () => {
     const one = await boardWithLanes(api, "One");
     const two = await boardWithLanes(api, "Two");

@@ -265,7 +265,7 @@ export function ticketViews(
       const all = new Map(tickets.rowsOfBoard(boardId).map((row) => [row.id, row]));
       const links = linksOf(boardId, ids);
       const blocked = ticketRelations.blockedIds(ids);
-      const comments = tickets.commentsOf(ids);
+      const comments = tickets.commentsOfBoard(boardId);
       const external = stores.externalReferences.groupedByBoard(boardId);
       const remotes = stores.remoteLinks.byBoard(boardId);
       const childrenOf = new Map<number, TicketRow[]>();

@@ -84,7 +84,7 @@ export function boardExporter(
       const records = stores.tickets.recordsOfBoard(boardId, true);
       const ids = records.map((record) => record.id);
       const parents = new Set(records.map((record) => record.parentTicketId));
-      const comments = stores.tickets.commentsOf(ids);
+      const comments = stores.tickets.commentsOfBoard(boardId);
       const blockerIds = stores.ticketRelations.blockerIds(ids);
       const relatedIds = stores.ticketRelations.relatedIds(ids);
       const tagLinks = stores.tagReasons.groupedByBoard(boardId);

@@ -1,6 +1,8 @@
 import { Type } from "@sinclair/typebox";
+import type { EntityTags } from "../../domain/entity-tags.js";
 import type { BoardExporter } from "../../domain/transfer/board-export.js";
 import type { BoardImporter } from "../../domain/transfer/board-import.js";
+import { AnswerCache, answerFromTag } from "../conditional-requests.js";
 import { serializeWholeDocument, streamDocument } from "../document-serialization.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
 import { BoardExport, BoardImport } from "../schemas/board-export.js";
@@ -11,9 +13,14 @@ import type { TackApp } from "../types.js";
 /** Export and import of whole boards (CONTRACT.md §10, docs/export-format.md). */
 export function boardTransferRoutes(
   app: TackApp,
-  services: { boardExport: BoardExporter; boardImport: BoardImporter },
+  services: { boardExport: BoardExporter; boardImport: BoardImporter; entityTags: EntityTags },
   importBodyLimit: number,
 ): void {
+  // The last exports of unchanged boards, serialized: an export is the board's tag (its
+  // revision) away from being stale, and a client polling for backups or sync asks again and
+  // again. Bounded: one 5,000-ticket board is ~20 MiB of JSON; larger ones are not kept.
+  const exports = new AnswerCache(48 * 1024 * 1024);
+
   app.get(
     "/api/boards/:boardId/export",
     {
@@ -26,7 +33,14 @@ export function boardTransferRoutes(
         response: { 200: Type.Ref(BoardExport), ...errors(400, 404) },
       },
     },
-    async (request) => services.boardExport.export(request.params.boardId),
+    async (request, reply) => {
+      const { boardId } = request.params;
+      // The board's tag names its state, so no hash of the ~20 MiB body is needed for the ETag.
+      const tag = services.entityTags.boardTag(boardId);
+      const cache = { store: exports, key: String(boardId) };
+      if (tag !== undefined && answerFromTag(request, reply, tag, cache)) return reply;
+      return services.boardExport.export(boardId);
+    },
   );
 
   app.post(
