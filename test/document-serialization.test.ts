@@ -3,9 +3,9 @@ import { test } from "node:test";
 import { streamDocument } from "../src/http/document-serialization.js";
 
 async function text(document: object): Promise<string> {
-  let result = "";
-  for await (const chunk of streamDocument(document)) result += String(chunk);
-  return result;
+  const chunks: Buffer[] = [];
+  for await (const chunk of streamDocument(document)) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 test("a streamed document is exactly JSON.stringify's text, over many chunks", async () => {
@@ -19,6 +19,8 @@ test("a streamed document is exactly JSON.stringify's text, over many chunks", a
   const documents = [
     { board: { id: 1, name: "b" }, lanes: [], tags: [{ id: 2 }], tickets },
     { skipped: undefined, empty: [], nothing: null, tickets: [undefined, 1, "two"], last: 3 },
+    // An element larger than a chunk, with multi-byte characters around chunk boundaries.
+    { tickets: ["ü".repeat(10), "€".repeat(200_000), "é".repeat(131_070), { a: "ß".repeat(5) }] },
     {},
   ];
   for (const document of documents) assert.equal(await text(document), JSON.stringify(document));

@@ -20,7 +20,7 @@ export const serializeWholeDocument: { serializerCompiler: FastifySerializerComp
 };
 
 /** Bytes of JSON gathered before a chunk goes to the socket. */
-const CHUNK_CHARACTERS = 256 * 1024;
+const CHUNK_BYTES = 256 * 1024;
 
 /**
  * The JSON text of `document` (exactly what JSON.stringify gives) as a stream, its top-level
@@ -32,28 +32,55 @@ export function streamDocument(document: object): Readable {
   return Readable.from(documentChunks(document), { objectMode: false });
 }
 
-function* documentChunks(document: object): Generator<string> {
-  let chunk = "{";
+function* documentChunks(document: object): Generator<Buffer> {
+  const chunks = new ChunkWriter();
   let first = true;
   for (const [key, value] of Object.entries(document)) {
     const whole = Array.isArray(value) ? null : (JSON.stringify(value) as string | undefined);
     if (whole === undefined) continue; // undefined and functions are left out, as JSON.stringify does
-    chunk += `${first ? "" : ","}${JSON.stringify(key)}:`;
+    yield* chunks.write(`${first ? "{" : ","}${JSON.stringify(key)}:`);
     first = false;
     if (whole !== null) {
-      chunk += whole;
+      yield* chunks.write(whole);
       continue;
     }
-    chunk += "[";
     const elements = value as unknown[];
     for (let index = 0; index < elements.length; index++) {
-      chunk += `${index === 0 ? "" : ","}${JSON.stringify(elements[index]) ?? "null"}`;
-      if (chunk.length >= CHUNK_CHARACTERS) {
-        yield chunk;
-        chunk = "";
-      }
+      yield* chunks.write(index === 0 ? "[" : ",");
+      yield* chunks.write(JSON.stringify(elements[index]) ?? "null");
     }
-    chunk += "]";
+    yield* chunks.write(elements.length === 0 ? "[]" : "]");
   }
-  yield `${chunk}}`;
+  yield* chunks.write(first ? "{}" : "}");
+  yield* chunks.end();
+}
+
+/**
+ * Gathers text into fixed-size byte chunks, each piece encoded straight into its chunk. Not
+ * by concatenating strings: a chunk made of many pieces is a rope V8 must flatten into one new
+ * string before encoding it, and a string that size goes to V8's large-object space, whose fresh
+ * pages cost more than the JSON itself (~330 ms of a 5,000-ticket import answer,
+ * docs/performance.md).
+ */
+class ChunkWriter {
+  private chunk: Buffer | null = null;
+  private used = 0;
+
+  *write(text: string): Generator<Buffer> {
+    const size = Buffer.byteLength(text);
+    if (this.chunk !== null && this.used + size > this.chunk.length) yield* this.end();
+    if (size > CHUNK_BYTES) {
+      yield Buffer.from(text);
+      return;
+    }
+    this.chunk ??= Buffer.allocUnsafe(CHUNK_BYTES);
+    this.used += this.chunk.write(text, this.used);
+  }
+
+  *end(): Generator<Buffer> {
+    if (this.chunk === null) return;
+    yield this.chunk.subarray(0, this.used);
+    this.chunk = null;
+    this.used = 0;
+  }
 }
