@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { Worker } from "node:worker_threads";
+import { siblingModule, startModuleWorker } from "../worker-threads.js";
 import type { BackupSchedule } from "./backup-schedule.js";
 import type { BackupJob, BackupOutcome } from "./backup-worker.js";
 
@@ -77,7 +77,7 @@ export function pruneOldBackups(dir: string, keep: number): void {
 
 function backupOffThread(job: BackupJob): Promise<BackupOutcome> {
   return new Promise((resolve, reject) => {
-    const worker = startThread(workerEntry(), job);
+    const worker = startModuleWorker(workerEntry(), { workerData: job });
     worker.once("message", (outcome: BackupOutcome) => resolve(outcome));
     worker.once("error", reject);
     worker.once("exit", (code) => {
@@ -86,15 +86,6 @@ function backupOffThread(job: BackupJob): Promise<BackupOutcome> {
   });
 }
 
-function startThread(entry: URL, job: BackupJob): Worker {
-  if (!entry.pathname.endsWith(".ts")) return new Worker(entry, { workerData: job });
-  // From TypeScript source (tests, tsx): Node 20 does not carry `--import tsx` into a worker,
-  // so the worker registers tsx itself first (as domain/markdown-pool.ts does).
-  const load = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(load, { eval: true, workerData: job });
-}
-
 function workerEntry(): URL {
-  const extension = import.meta.url.endsWith(".ts") ? "ts" : "js";
-  return new URL(`./backup-worker.${extension}`, import.meta.url);
+  return siblingModule(import.meta.url, "backup-worker");
 }

@@ -19,8 +19,9 @@ import {
   MessageChannel,
   type MessagePort,
   receiveMessageOnPort,
-  Worker,
+  type Worker,
 } from "node:worker_threads";
+import { siblingModule, startModuleWorker } from "../worker-threads.js";
 import { renderMarkdownMany } from "./markdown.js";
 import type { RenderedBatch, RenderJobMessage, WorkerMessage } from "./markdown-worker.js";
 
@@ -157,7 +158,7 @@ class RenderWorker {
   failed = false;
 
   constructor(entry: URL) {
-    this.thread = startThread(entry);
+    this.thread = startModuleWorker(entry);
     const fail = () => {
       this.failed = true;
     };
@@ -178,18 +179,9 @@ class RenderWorker {
   }
 }
 
-function startThread(entry: URL): Worker {
-  if (!entry.pathname.endsWith(".ts")) return new Worker(entry);
-  // Running from TypeScript source (tests, tsx): Node 20 does not carry the parent's
-  // `--import tsx` into a worker, so the worker registers tsx itself before loading its entry.
-  const load = `import("tsx/esm/api").then(({ register }) => { register(); return import(${JSON.stringify(entry.href)}); })`;
-  return new Worker(load, { eval: true });
-}
-
 /** The worker's file beside this one: .js when built, .ts when run from source (tests, tsx). */
 function defaultWorkerEntry(): URL {
-  const extension = import.meta.url.endsWith(".ts") ? "ts" : "js";
-  return new URL(`./markdown-worker.${extension}`, import.meta.url);
+  return siblingModule(import.meta.url, "markdown-worker");
 }
 
 /** The process's pool, used by board imports. */
