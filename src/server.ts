@@ -10,6 +10,7 @@ import { CredentialConfigError, loadCredentials } from "./providers/credentials.
 import { getProvider } from "./providers/providers.js";
 import { REMOTE_PROVIDER_IDS } from "./providers/types.js";
 import { type Db, isDatabaseUsable, openDatabase, StartupError } from "./storage/database.js";
+import { walCheckpointsOffThread } from "./storage/wal-checkpoints.js";
 
 export interface RunningServer {
   app: TackApp;
@@ -34,11 +35,14 @@ export async function startServer(
   const credentials = loadCredentialsOrFail(env);
   const timeoutMs = remoteTimeoutOrFail(env);
   const db = openDatabase(config.dbFile, { renderMarkdown });
+  const checkpoints = walCheckpointsOffThread(db, config.dbFile);
   const bus = new BoardEventBus();
-  const services = createServices(db, bus, {
-    credentials,
-    provider: (id) => getProvider(id, { timeoutMs }),
-  });
+  const services = createServices(
+    db,
+    bus,
+    { credentials, provider: (id) => getProvider(id, { timeoutMs }) },
+    checkpoints.committed,
+  );
   const app = await buildApp({
     services,
     allowedHosts: config.allowedHosts,
@@ -87,6 +91,7 @@ export async function startServer(
       closing ??= (async () => {
         await app.close();
         await services.searchIndex.stop();
+        await checkpoints.stop();
         db.close();
       })();
       return closing;

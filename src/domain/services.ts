@@ -28,6 +28,8 @@ export function createServices(
   db: Db,
   bus: BoardEventBus,
   remote: RemoteAccess = NO_REMOTE_ACCESS,
+  /** Called after every commit (the server checkpoints the log off the main thread). */
+  committed: () => void = () => {},
 ) {
   const stores = createStores(db);
   const activity = activityRecorder(stores.activity);
@@ -36,7 +38,10 @@ export function createServices(
   let tags: EntityTags | undefined;
   const transact = createTransact(db, bus, {
     beforeCommit: claimSettlement(stores, activity),
-    afterCommit: (changes) => tags?.advance(changes),
+    afterCommit: (changes) => {
+      tags?.advance(changes);
+      committed();
+    },
   });
   tags = entityTags(stores, transact);
   const searchIndex = searchIndexer(stores.searchIndex, transact);

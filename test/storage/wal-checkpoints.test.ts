@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import Database from "better-sqlite3";
+import { openDatabase } from "../../src/storage/database.js";
+import { walCheckpointsOffThread } from "../../src/storage/wal-checkpoints.js";
+import { startTestServer } from "../helpers/server.js";
+
+const folder = mkdtempSync(join(tmpdir(), "tack-checkpoints-"));
+after(() => rmSync(folder, { recursive: true, force: true }));
+
+/**
+ * Rows of `table` in the database file alone, without its write-ahead log: what checkpoints
+ * have copied there. Read from a copy, so the server's files are left alone; null while the copy
+ * caught a checkpoint half-written.
+ */
+function checkpointedRows(dbFile: string, table: string): number | null {
+  const copy = join(folder, `copy-${Math.random().toString(36).slice(2)}.sqlite`);
+  copyFileSync(dbFile, copy);
+  try {
+    const db = new Database(copy);
+    try {
+      return (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+async function eventually(read: () => number | null, want: number, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  let value = read();
+  while (value !== want) {
+    if (Date.now() > deadline) assert.fail(`${what}: ${value} rows, expected ${want}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = read();
+  }
+}
+
+test("a commit never checkpoints on the committing connection; the checkpoint thread does, after it", async () => {
+  const dbFile = join(folder, "unit.sqlite");
+  const db = openDatabase(dbFile);
+  const checkpoints = walCheckpointsOffThread(db, dbFile);
+  try {
+    db.exec("CREATE TABLE filler (body TEXT)");
+    // ~1,500 pages: past the 1,000 at which SQLite would checkpoint inside this commit.
+    const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
+    db.transaction(() => {
+      for (let row = 0; row < 1500; row++) insert.run("x".repeat(4000));
+    })();
+    assert.equal(db.pragma("wal_autocheckpoint", { simple: true }), 0);
+    assert.equal(checkpointedRows(dbFile, "filler"), null, "the table is not in the file yet");
+
+    checkpoints.committed();
+    await eventually(() => checkpointedRows(dbFile, "filler"), 1500, "rows in the file");
+  } finally {
+    await checkpoints.stop();
+    // Stopped: the connection checkpoints itself again, as SQLite does by default.
+    assert.equal(db.pragma("wal_autocheckpoint", { simple: true }), 1000);
+    db.close();
+  }
+});
+
+test("the server's writes reach the database file by checkpoints off the request path", async () => {
+  const api = await startTestServer();
+  const board = await api.post("/api/boards", { name: "Checkpointed" });
+  assert.equal(board.status, 201);
+  const laneId = board.body.lanes[0].id;
+  const boardId = board.body.board.id;
+  for (let index = 0; index < 30; index++) {
+    const created = await api.post(`/api/boards/${boardId}/tickets`, {
+      laneId,
+      title: `Ticket ${index}`,
+      bodyMarkdown: "body ".repeat(200),
+    });
+    assert.equal(created.status, 201);
+  }
+  await eventually(() => checkpointedRows(api.dbFile, "tickets"), 30, "tickets in the file");
+});
