@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { MadeOnRead } from "../src/domain/transfer/import-detail.js";
 import { streamDocument } from "../src/http/document-serialization.js";
 
 async function text(document: object): Promise<string> {
@@ -27,4 +28,20 @@ test("a streamed document is exactly JSON.stringify's text, over many chunks", a
   let chunks = 0;
   for await (const _ of streamDocument(documents[0] as object)) chunks++;
   assert.ok(chunks > 2, `${chunks} chunks: the large array is streamed in parts`);
+});
+
+test("a list made on read streams as the array JSON.stringify writes, made as the socket takes it", async () => {
+  let made = 0;
+  const tickets = new MadeOnRead(3000, (index) => {
+    made++;
+    return { id: index, bodyHtml: "<p>é</p>".repeat(50) };
+  });
+  const document = { board: { id: 1 }, tickets, empty: new MadeOnRead(0, () => 0) };
+  assert.equal(await text(document), JSON.stringify(document));
+  assert.match(JSON.stringify(document), /^\{"board":\{"id":1\},"tickets":\[\{"id":0,/);
+
+  made = 0;
+  const stream = streamDocument(document);
+  for await (const _ of stream) break; // the first chunk only
+  assert.ok(made > 0 && made < 3000, `${made} of 3000 made for the first chunk`);
 });

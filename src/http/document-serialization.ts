@@ -36,7 +36,8 @@ function* documentChunks(document: object): Generator<Buffer> {
   const chunks = new ChunkWriter();
   let first = true;
   for (const [key, value] of Object.entries(document)) {
-    const whole = Array.isArray(value) ? null : (JSON.stringify(value) as string | undefined);
+    const elements = elementsOf(value);
+    const whole = elements ? null : (JSON.stringify(value) as string | undefined);
     if (whole === undefined) continue; // undefined and functions are left out, as JSON.stringify does
     yield* chunks.write(`${first ? "{" : ","}${JSON.stringify(key)}:`);
     first = false;
@@ -44,15 +45,29 @@ function* documentChunks(document: object): Generator<Buffer> {
       yield* chunks.write(whole);
       continue;
     }
-    const elements = value as unknown[];
-    for (let index = 0; index < elements.length; index++) {
-      yield* chunks.write(index === 0 ? "[" : ",");
-      yield* chunks.write(JSON.stringify(elements[index]) ?? "null");
+    let count = 0;
+    for (const element of elements as Iterable<unknown>) {
+      yield* chunks.write(count++ === 0 ? "[" : ",");
+      yield* chunks.write(JSON.stringify(element) ?? "null");
     }
-    yield* chunks.write(elements.length === 0 ? "[]" : "]");
+    yield* chunks.write(count === 0 ? "[]" : "]");
   }
   yield* chunks.write(first ? "{}" : "}");
   yield* chunks.end();
+}
+
+/**
+ * The elements of a top-level array, or of a list whose elements are made as they are read
+ * (an iterable whose toJSON gives the same elements as an array, as JSON.stringify would write
+ * it); null for any other value.
+ */
+function elementsOf(value: unknown): Iterable<unknown> | null {
+  if (Array.isArray(value)) return value;
+  const list = value as { [Symbol.iterator]?: unknown; toJSON?: unknown } | null;
+  if (typeof list === "object" && list !== null && typeof list[Symbol.iterator] === "function") {
+    if (typeof list.toJSON === "function") return list as Iterable<unknown>;
+  }
+  return null;
 }
 
 /**

@@ -24,7 +24,7 @@ import { cleanName, nameKey, TITLE_MAX } from "../names.js";
 import type { SearchIndexer } from "../search-indexer.js";
 import { ticketSearchText } from "../search-text.js";
 import type { Transact } from "../transaction.js";
-import { importedTickets } from "./import-detail.js";
+import { importedTickets, type MadeOnRead } from "./import-detail.js";
 import type { ImportPlan, PlannedReason, PlannedTicket, WrittenBoard } from "./import-plan.js";
 
 // The shapes an import accepts (CONTRACT.md §10): a tack export, or the same shape from another
@@ -78,8 +78,9 @@ export interface ImportDocument {
   tickets?: ImportTicket[];
 }
 
-export interface BoardDetail extends BoardShell {
-  tickets: Ticket[];
+/** The import's answer: the new board, its tickets made as the answer is written. */
+export interface ImportedBoard extends BoardShell {
+  tickets: MadeOnRead<Ticket>;
 }
 
 /**
@@ -97,7 +98,7 @@ export function boardImporter(
   transact: Transact,
 ) {
   return {
-    async import(document: ImportDocument): Promise<BoardDetail> {
+    async import(document: ImportDocument): Promise<ImportedBoard> {
       const at = now();
       const plan = planImport(document, at);
       // Rendering is the costly part of an import, so it comes only once the document is known

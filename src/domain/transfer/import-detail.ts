@@ -27,7 +27,7 @@ export function importedTickets(
   planned: readonly PlannedTicket[],
   written: WrittenBoard,
   shell: BoardShell,
-): Ticket[] {
+): MadeOnRead<Ticket> {
   const { board } = shell;
   const ids = written.ticketIds;
   const idOf = (index: number) => ids[index] as number;
@@ -59,7 +59,7 @@ export function importedTickets(
     [...indexes].map((index) => relations[index] as TicketRelation).sort(byPriority);
   const idsOf = (indexes: Iterable<number>) => [...indexes].map(idOf).sort(ascending);
 
-  const tickets = planned.map((ticket): Ticket => {
+  const ticketOf = (ticket: PlannedTicket): Ticket => {
     const id = idOf(ticket.index);
     const { row } = ticket;
     const tags = [...ticket.tags.keys()]
@@ -131,15 +131,37 @@ export function importedTickets(
       related: relationsOf(related[ticket.index] ?? []),
       remote: null,
     };
-  });
+  };
 
   // Board order (CONTRACT.md §4): lane position, active before archived, position, id.
-  const rank = (ticket: Ticket) => laneRank.get(ticket.laneId) ?? 0;
-  return tickets.sort(
+  const rank = (ticket: PlannedTicket) =>
+    laneRank.get(written.laneIds[ticket.laneIndex] as number) ?? 0;
+  const order = [...planned].sort(
     (a, b) =>
       rank(a) - rank(b) ||
-      Number(a.isArchived) - Number(b.isArchived) ||
-      a.position - b.position ||
-      a.id - b.id,
+      Number(a.row.isArchived) - Number(b.row.isArchived) ||
+      a.row.position - b.row.position ||
+      idOf(a.index) - idOf(b.index),
   );
+  return new MadeOnRead(order.length, (position) => ticketOf(order[position] as PlannedTicket));
+}
+
+/**
+ * A list whose elements are made when read, one at a time: a streamed 20,000-ticket import
+ * answer then never holds 20,000 Ticket objects (and their 50,000 comments) at once. Serialized
+ * whole (JSON.stringify, e.g. an answer kept for an Idempotency-Key), it is an array (toJSON).
+ */
+export class MadeOnRead<T> implements Iterable<T> {
+  constructor(
+    readonly length: number,
+    private readonly make: (index: number) => T,
+  ) {}
+
+  *[Symbol.iterator](): Iterator<T> {
+    for (let index = 0; index < this.length; index++) yield this.make(index);
+  }
+
+  toJSON(): T[] {
+    return Array.from(this);
+  }
 }

@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import type { EntityTags } from "../../domain/entity-tags.js";
 import type { BoardExporter } from "../../domain/transfer/board-export.js";
 import type { BoardImporter } from "../../domain/transfer/board-import.js";
@@ -6,7 +6,7 @@ import { AnswerCache, answerFromTag } from "../conditional-requests.js";
 import { serializeWholeDocument, streamDocument } from "../document-serialization.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
 import { BoardExport, BoardImport } from "../schemas/board-export.js";
-import { BoardDetailRef } from "../schemas/boards.js";
+import { type BoardDetail, BoardDetailRef } from "../schemas/boards.js";
 import { BoardIdParams, errors } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
@@ -63,11 +63,15 @@ export function boardTransferRoutes(
     },
     async (request, reply) => {
       const detail = await services.boardImport.import(request.body);
-      // Streamed (document-serialization.ts), unless an Idempotency-Key asks for the answer to
-      // be stored for replay, which needs it whole. The type provider only knows the object form.
-      if (request.headers["idempotency-key"] !== undefined) return reply.code(201).send(detail);
-      const body = streamDocument(detail) as unknown as typeof detail;
-      return reply.code(201).type("application/json; charset=utf-8").send(body);
+      // Streamed (document-serialization.ts), its tickets made as they are written, unless an
+      // Idempotency-Key asks for the answer to be stored for replay, which needs it whole
+      // (JSON.stringify reads the tickets as an array). The type provider knows only the
+      // plain object form of the answer, hence the casts.
+      type Answer = Static<typeof BoardDetail>;
+      const whole = request.headers["idempotency-key"] !== undefined;
+      const body = whole ? detail : streamDocument(detail);
+      if (!whole) reply.type("application/json; charset=utf-8");
+      return reply.code(201).send(body as unknown as Answer);
     },
   );
 }
