@@ -72,7 +72,7 @@ const filteredClassedTags = new Map<string, string>();
 function filteredClassedTag(tagHtml: string, tag: string, value: string): string {
   let filtered = filteredClassedTags.get(tagHtml);
   if (filtered === undefined) {
-    const kept = cleanAttribute(tag, "class", asFilterReadsIt(decodeHTMLAttribute(value), false));
+    const kept = cleanAttribute(tag, "class", decodeHTMLAttribute(asFilterReadsIt(value, false)));
     filtered = kept === null ? `<${tag}>` : `<${tag} ${attribute("class", kept)}>`;
     if (filteredClassedTags.size < 1000) filteredClassedTags.set(tagHtml, filtered);
   }
