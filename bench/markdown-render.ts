@@ -2,11 +2,14 @@
  * The cost of rendering one ticket body to sanitized HTML, without the memo: what a create, an
  * edit or an import pays per distinct body. Prints microseconds per body over a corpus of
  * ~1 KB bodies written the way issues are (prose, lists, links, inline code, a fenced block with
- * a language every third body, inline HTML every fourth), in CPU microseconds per body.
+ * a language every third body, inline HTML every fourth), in CPU microseconds per body. Then the
+ * same over the bodies of the bench board (`issueBoardDocument`, 2,000 tickets and 4,800
+ * comments: headings, task lists, a `ts` fence and a bare link each, no raw HTML).
  *
  *   node --import tsx bench/markdown-render.ts [bodies] [rounds]
  */
 import { renderMarkdownMany } from "../src/domain/markdown.js";
+import { issueBoardDocument } from "./dataset.js";
 
 const count = Number(process.argv[2] ?? 2000);
 const rounds = Number(process.argv[3] ?? 5);
@@ -40,23 +43,39 @@ function body(index: number): string {
   return parts.join("\n");
 }
 
-const bodies = Array.from({ length: count }, (_, index) => body(index));
-const chars = bodies.reduce((sum, text) => sum + text.length, 0);
-// Warm-up: let V8 optimize the renderer before it is measured.
-renderMarkdownMany(bodies.slice(0, Math.min(500, count)).map((text) => `${text} `));
-const perBody: number[] = [];
-for (let round = 0; round < rounds; round++) {
-  // A distinct suffix per round: every body is new to renderMarkdownMany's per-call dedup.
-  const fresh = bodies.map((text) => `${text}\n${round}`);
-  // CPU time of this thread, not wall time: on a shared machine the wall clock also counts the
-  // time other processes held the core.
-  const started = process.cpuUsage();
-  renderMarkdownMany(fresh);
-  const used = process.cpuUsage(started);
-  perBody.push((used.user + used.system) / count);
+/** Prints the median and minimum CPU microseconds per body of `rounds` renders of `bodies`. */
+function measure(label: string, bodies: readonly string[]): void {
+  const chars = bodies.reduce((sum, text) => sum + text.length, 0);
+  // Warm-up: let V8 optimize the renderer before it is measured.
+  renderMarkdownMany(bodies.slice(0, 500).map((text) => `${text} `));
+  const perBody: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    // A distinct suffix per round: every body is new to renderMarkdownMany's per-call dedup.
+    const fresh = bodies.map((text) => `${text}\n${round}`);
+    // CPU time of this thread, not wall time: on a shared machine the wall clock also counts the
+    // time other processes held the core.
+    const started = process.cpuUsage();
+    renderMarkdownMany(fresh);
+    const used = process.cpuUsage(started);
+    perBody.push((used.user + used.system) / bodies.length);
+  }
+  perBody.sort((a, b) => a - b);
+  console.log(
+    `${label}: ${bodies.length} bodies of ~${Math.round(chars / bodies.length)} chars, ` +
+      `${rounds} rounds: median ${perBody[Math.floor(rounds / 2)]?.toFixed(1)} us CPU/body, ` +
+      `min ${perBody[0]?.toFixed(1)}`,
+  );
 }
-perBody.sort((a, b) => a - b);
-console.log(
-  `${count} bodies of ~${Math.round(chars / count)} chars, ${rounds} rounds: ` +
-    `median ${perBody[Math.floor(rounds / 2)]?.toFixed(1)} us CPU/body, min ${perBody[0]?.toFixed(1)}`,
+
+measure(
+  "issue-style",
+  Array.from({ length: count }, (_, index) => body(index)),
+);
+const board = issueBoardDocument({ tickets: 2000, comments: 4800 });
+measure(
+  "bench board",
+  board.tickets.flatMap((ticket) => [
+    ticket.bodyMarkdown,
+    ...ticket.comments.map((comment) => comment.bodyMarkdown),
+  ]),
 );

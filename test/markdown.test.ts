@@ -472,3 +472,20 @@ for (const [name, source] of XSS_VECTORS) {
     assertSafe(sanitizeHtml(source), source);
   });
 }
+
+test("attribute names that are Object.prototype properties are dropped, never looked up", () => {
+  // The per-tag attribute table once was a plain object: `constructor` found Object() and was
+  // kept, `__proto__` found Object.prototype and threw (a 500 for the body's author).
+  assert.equal(
+    sanitizeHtml('<span constructor="x" class="hljs-keyword">s</span>'),
+    '<span class="hljs-keyword">s</span>',
+  );
+  assert.equal(
+    sanitizeHtml('<img __proto__="x" src="https://i.example/a.png">'),
+    '<img src="https://i.example/a.png">',
+  );
+  assert.equal(
+    renderMarkdown('<abbr hasownproperty="x" title="t">a</abbr>'),
+    '<p><abbr title="t">a</abbr></p>\n',
+  );
+});

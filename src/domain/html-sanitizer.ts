@@ -1,8 +1,11 @@
-// The allowlist filter, built on js-xss, over the HTML markdown-it produced. markdown-it passes
-// raw HTML in a body through (markdown.ts), so this filter is what decides which tags and
-// attributes reach a page: the Markdown constructs, the inline HTML GitHub, GitLab and Redmine
-// allow in issue bodies, and highlight.js token spans. It holds on its own against raw hostile
-// HTML (test/markdown.test.ts throws an XSS corpus at it directly).
+// The allowlist filter, built on js-xss, over the HTML markdown-it produced for a body that
+// contains raw HTML. markdown-it passes raw HTML in a body through (markdown.ts), so this filter
+// is what decides which tags and attributes reach a page: the Markdown constructs, the inline
+// HTML GitHub, GitLab and Redmine allow in issue bodies, and highlight.js token spans. It holds on
+// its own against raw hostile HTML (test/markdown.test.ts throws an XSS corpus at it directly).
+// A body without raw HTML does not come here: markdown-direct-rules.ts writes it the way this
+// filter would leave it, with the same rules (html-allowlist.ts: schemes, attributes per tag,
+// how links and checkboxes are written), and test/markdown-direct.test.ts holds the two equal.
 //
 // Why js-xss and not sanitize-html: both are allowlist filters; js-xss is configured once and
 // reused, while sanitize-html rebuilds its option maps, parser and per-tag closures on every
@@ -12,6 +15,7 @@
 import { decodeHTMLAttribute } from "entities";
 import type * as XssModule from "xss";
 import xssExports from "xss";
+import { attribute, checkboxTag, cleanAttribute, linkStartTag } from "./html-allowlist.js";
 
 // js-xss is CommonJS and attaches most of its helpers in a loop, which Node's ES module loader
 // cannot see as named exports; they are all properties of the default export.
@@ -38,85 +42,12 @@ const DROPPED_WITH_CONTENT = [
 ];
 
 /**
- * Per tag, the attributes kept and how each value is cleaned: a cleaner returns the value to
- * write, or null to drop the attribute. Everything not listed is dropped, including every on*
- * handler, style, id and name. `a` and `input` are rebuilt whole (see `rebuiltTag`).
- */
-type Cleaner = (value: string) => string | null;
-const ALIGN: Cleaner = (value) => (/^(left|center|right)$/.test(value) ? value : null);
-const PIXELS: Cleaner = (value) => (/^\d{1,4}%?$/.test(value.trim()) ? value.trim() : null);
-const ATTRIBUTES: Record<string, Record<string, Cleaner>> = {
-  img: {
-    src: (value) => safeUrl(value, IMAGE_SCHEMES),
-    alt: keep,
-    title: keep,
-    width: PIXELS,
-    height: PIXELS,
-  },
-  ol: { start: (value) => (/^\d{1,9}$/.test(value) ? value : null) },
-  th: { align: ALIGN },
-  td: { align: ALIGN },
-  details: { open: () => "" },
-  abbr: { title: keep },
-  // Highlighted fences (`hljs language-ts`) and plain ones (`language-x`); the info string is
-  // user text, so only plain language names are kept.
-  code: { class: classes(/^(hljs|language-[\w#+.-]+)$/) },
-  // highlight.js token spans: `hljs-keyword`, and sub-scopes such as `hljs-title function_`.
-  span: { class: classes(/^(hljs-[\w-]+|[a-z]+_{1,2})$/) },
-};
-
-function keep(value: string): string {
-  return value;
-}
-
-/** Keeps the class names matching `pattern`; drops the attribute when none does. */
-function classes(pattern: RegExp): Cleaner {
-  return (value) => {
-    const kept = value.split(/\s+/).filter((name) => pattern.test(name));
-    return kept.length > 0 ? kept.join(" ") : null;
-  };
-}
-
-// URL schemes for href and src. URLs with no scheme (relative paths, #fragments, ?queries) are
-// allowed: they cannot run code. Protocol-relative //host URLs are refused, as nobody writes
-// them on purpose in Markdown.
-const LINK_SCHEMES = new Set(["http", "https", "mailto"]);
-const IMAGE_SCHEMES = new Set(["http", "https"]);
-
-/** The URL a browser would follow, or null when its scheme is not in `schemes`. */
-function safeUrl(value: string, schemes: ReadonlySet<string>): string | null {
-  // Browsers ignore ASCII control characters and spaces inside a scheme ("java\tscript:"), and
-  // entities are decoded before this point (`decoded`), so compare what the browser sees.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: exactly what browsers strip
-  const squeezed = value.replace(/[\u0000-\u0020\u007f]+/g, "");
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(squeezed)?.[1];
-  if (scheme !== undefined) return schemes.has(scheme.toLowerCase()) ? value.trim() : null;
-  if (/^[^/?#]*:/.test(squeezed) || /^[/\\]{2}/.test(squeezed)) return null;
-  return value.trim();
-}
-
-/**
  * An attribute value as the browser reads it: every character reference decoded the way the
  * HTML standard decodes attribute values (missing semicolons and legacy names included), by the
  * `entities` package that markdown-it itself uses.
  */
 function decoded(value: string): string {
   return decodeHTMLAttribute(value);
-}
-
-const ATTRIBUTE_ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  '"': "&quot;",
-  "<": "&lt;",
-  ">": "&gt;",
-};
-
-/**
- * Writes a checked, decoded value back, escaping every `&`: the browser then decodes exactly the
- * value that was checked, so no character reference can turn into a ':' after the check.
- */
-function attribute(name: string, value: string): string {
-  return `${name}="${value.replace(/[&"<>]/g, (char) => ATTRIBUTE_ESCAPES[char] as string)}"`;
 }
 
 /** The attributes of a start tag's source, lower-cased names, entities decoded. */
@@ -130,28 +61,18 @@ function attributesOf(tagHtml: string, tagName: string): Map<string, string> {
 }
 
 /**
- * `a` and `input` are written from scratch rather than filtered:
- * - every link opens in a new tab without handing it window.opener or a Referer, whatever the
- *   source said;
- * - an input can only be a disabled checkbox, checked or not.
+ * `a` and `input` are written from scratch rather than filtered (html-allowlist.ts): a link keeps
+ * only a safe href and its title, an input can only be a disabled checkbox.
  */
 function rebuiltTag(tag: string, tagHtml: string, closing: boolean): string | undefined {
   if (tag === "input") {
     if (closing) return "";
-    const checked = attributesOf(tagHtml, tag).has("checked");
-    return `<input type="checkbox" disabled${checked ? " checked" : ""} />`;
+    return checkboxTag(attributesOf(tagHtml, tag).has("checked"));
   }
   if (tag === "a") {
     if (closing) return "</a>";
     const source = attributesOf(tagHtml, tag);
-    const href = source.get("href");
-    const url = href === undefined ? null : safeUrl(href, LINK_SCHEMES);
-    const title = source.get("title");
-    const parts = ["<a"];
-    if (url !== null) parts.push(attribute("href", url));
-    if (title !== undefined) parts.push(attribute("title", title));
-    parts.push('rel="noopener noreferrer"', 'target="_blank"');
-    return `${parts.join(" ")}>`;
+    return linkStartTag(source.get("href"), source.get("title"));
   }
   return undefined;
 }
@@ -160,8 +81,7 @@ const filter = new xss.FilterXSS({
   whiteList: Object.fromEntries(ALLOWED_TAGS.map((tag) => [tag, []])),
   onTag: (tag, tagHtml, info) => rebuiltTag(tag, tagHtml, info.isClosing === true),
   onTagAttr: (tag, name, value) => {
-    const clean = ATTRIBUTES[tag]?.[name];
-    const kept = clean?.(decoded(value)) ?? null;
+    const kept = cleanAttribute(tag, name, decoded(value));
     // An empty string drops the attribute; undefined would hand it to js-xss's defaults.
     return kept === null ? "" : attribute(name, kept);
   },
