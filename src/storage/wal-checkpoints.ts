@@ -4,7 +4,7 @@ import type { CheckpointReport, CheckpointRequest } from "./checkpoint-worker.js
 import type { Db } from "./database.js";
 
 /** Wait after a commit before checkpointing, so a burst of commits shares one checkpoint. */
-const DELAY_MS = 100;
+const DELAY_MS = 1000;
 /** SQLite's default: checkpoint on the connection that commits once the log has this many pages. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 
