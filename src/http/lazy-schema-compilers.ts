@@ -5,9 +5,10 @@ import type { FastifySchemaCompiler, FastifyServerOptions } from "fastify";
  * Route schemas are compiled when a route first needs them, not when the app is built.
  *
  * Fastify compiles every route's validators (Ajv) and response serializers (fast-json-stringify)
- * while it starts. For tack's ~100 routes that allocated ~150 MB of short-lived garbage before
- * the first request (80 MB in fast-json-stringify alone), and V8 kept the heap it grew for it:
- * ~130 MiB resident at rest, of which ~20 MiB live objects (docs/performance.md, "Memory at rest").
+ * while it starts. For tack's ~60 routes (and their HEAD twins) that allocated ~150 MB of
+ * short-lived garbage before the first request (80 MB in fast-json-stringify alone), and V8 kept
+ * the heap it grew for it: ~125 MiB resident at rest, of which ~20 MiB live objects
+ * (docs/performance.md, "Memory at rest").
  * Compiling at first use builds the same functions from the same schemas; a route costs its
  * compile (a few ms) on its first request, and routes never called cost nothing.
  */
