@@ -7,7 +7,7 @@ import { installConditionalGets } from "./conditional-requests.js";
 import { installErrorHandling } from "./errors.js";
 import { installIdempotencyKeys } from "./idempotency-keys.js";
 import {
-  serializersCompiledOnFirstUse,
+  schemasCompiledOnFirstUse,
   validatorsCompiledOnFirstUse,
 } from "./lazy-schema-compilers.js";
 import { installLocalGuard } from "./local-guard.js";
@@ -70,8 +70,10 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
     forceCloseConnections: "idle",
     // Limits against slow clients and oversized headers (request-limits.ts, client-errors.ts).
     ...serverLimits(options.timeouts ?? DEFAULT_TIMEOUTS),
-    // Response serializers are compiled on a route's first answer (lazy-schema-compilers.ts).
-    schemaController: serializersCompiledOnFirstUse(),
+    // Validators and serializers are compiled on a route's first use (lazy-schema-compilers.ts).
+    schemaController: schemasCompiledOnFirstUse(
+      validatorsCompiledOnFirstUse(() => createValidatorCompiler(namedSchemas)),
+    ),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installLocalGuard(app, options.allowedHosts);
@@ -84,9 +86,6 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   installConditionalGets(app);
   installIdempotencyKeys(app, options.services.idempotency);
 
-  app.setValidatorCompiler(
-    validatorsCompiledOnFirstUse(() => createValidatorCompiler(namedSchemas)),
-  );
   for (const schema of namedSchemas) app.addSchema(schema);
   await installOpenApi(app, options.info.version);
 

@@ -19,6 +19,9 @@ type SerializerBuilder = NonNullable<
   NonNullable<FastifySchemaControllerOptions["compilersFactory"]>["buildSerializer"]
 >;
 type SerializerCompiler = ReturnType<SerializerBuilder>;
+type ValidatorBuilder = NonNullable<
+  NonNullable<FastifySchemaControllerOptions["compilersFactory"]>["buildValidator"]
+>;
 type Serializer = ReturnType<SerializerCompiler>;
 
 // Fastify's own default serializer builder (the one it uses when none is given), resolved from
@@ -27,11 +30,19 @@ const fastifyRequire = createRequire(createRequire(import.meta.url).resolve("fas
 const defaultSerializerBuilder = (): SerializerBuilder =>
   (fastifyRequire("@fastify/fast-json-stringify-compiler") as () => SerializerBuilder)();
 
-/** Fastify's `schemaController` option: its default response serializers, each compiled on first use. */
-export function serializersCompiledOnFirstUse(): FastifySchemaControllerOptions {
+/**
+ * Fastify's `schemaController` option: `validatorCompiler` for request validation, Fastify's
+ * default response serializers, each compiled on first use. (Given here rather than with
+ * `setValidatorCompiler`, Fastify does not load its own Ajv compiler package at all.)
+ */
+export function schemasCompiledOnFirstUse<T>(
+  validatorCompiler: FastifySchemaCompiler<T>,
+): FastifySchemaControllerOptions {
   let builder: SerializerBuilder | undefined;
   return {
     compilersFactory: {
+      // Typed for Fastify's Ajv compiler package; Fastify calls it and uses what it returns.
+      buildValidator: (() => validatorCompiler) as unknown as ValidatorBuilder,
       buildSerializer: (externalSchemas, serializerOptions) => {
         let compile: SerializerCompiler | undefined;
         return (route) => {
