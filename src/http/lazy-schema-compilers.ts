@@ -9,8 +9,9 @@ import type { FastifySchemaCompiler, FastifyServerOptions } from "fastify";
  * short-lived garbage before the first request (80 MB in fast-json-stringify alone), and V8 kept
  * the heap it grew for it: ~125 MiB resident at rest, of which ~20 MiB live objects
  * (docs/performance.md, "Memory at rest").
- * Compiling at first use builds the same functions from the same schemas; a route costs its
- * compile (a few ms) on its first request, and routes never called cost nothing.
+ * Compiling at first use builds the same functions from the same schemas. A route's first request
+ * pays its compiles (~5-30 ms each on a busy machine), the first validated request of all also
+ * tack's Ajv setup, and routes never called cost nothing.
  */
 
 type FastifySchemaControllerOptions = NonNullable<FastifyServerOptions["schemaController"]>;
