@@ -6,6 +6,10 @@ import { answerClientError, answerFrameworkError } from "./client-errors.js";
 import { installConditionalGets } from "./conditional-requests.js";
 import { installErrorHandling } from "./errors.js";
 import { installIdempotencyKeys } from "./idempotency-keys.js";
+import {
+  schemasCompiledOnFirstUse,
+  validatorsCompiledOnFirstUse,
+} from "./lazy-schema-compilers.js";
 import { installLocalGuard } from "./local-guard.js";
 import { installOpenApi, openApiDocumentRoute } from "./openapi.js";
 import {
@@ -66,6 +70,10 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
     forceCloseConnections: "idle",
     // Limits against slow clients and oversized headers (request-limits.ts, client-errors.ts).
     ...serverLimits(options.timeouts ?? DEFAULT_TIMEOUTS),
+    // Validators and serializers are compiled on a route's first use (lazy-schema-compilers.ts).
+    schemaController: schemasCompiledOnFirstUse(
+      validatorsCompiledOnFirstUse(() => createValidatorCompiler(namedSchemas)),
+    ),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   installLocalGuard(app, options.allowedHosts);
@@ -78,7 +86,6 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   installConditionalGets(app);
   installIdempotencyKeys(app, options.services.idempotency);
 
-  app.setValidatorCompiler(createValidatorCompiler(namedSchemas));
   for (const schema of namedSchemas) app.addSchema(schema);
   await installOpenApi(app, options.info.version);
 
