@@ -37,7 +37,7 @@ export function walCheckpointsOffThread(db: Db, file: string): WalCheckpoints {
 
   function fallBack(): void {
     stopped = true;
-    db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+    if (db.open) db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
   }
 
   function start(): Worker {
