@@ -7,6 +7,15 @@ import type { Db } from "./database.js";
 const DELAY_MS = 1000;
 /** SQLite's default: checkpoint on the connection that commits once the log has this many pages. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+/**
+ * While the thread checkpoints, the server's connection still does once the log reaches this
+ * many pages (~400 MiB), as a bound. The log restarts from its beginning only at a write that
+ * finds it wholly copied, and under writes without a pause the thread's checkpoint always ends
+ * behind the newest commit; the connection's own checkpoint, run between two of its writes,
+ * catches up (little is left to copy by then) and lets the log restart. A 20,000-ticket import
+ * writes ~50,000 pages, well below.
+ */
+export const BOUND_AUTOCHECKPOINT_PAGES = 100_000;
 
 export interface WalCheckpoints {
   /** After each commit: a checkpoint will follow shortly (one for a burst of commits). */
@@ -23,11 +32,15 @@ export interface WalCheckpoints {
  * commit is synced in the log before it is answered.
  *
  * The thread starts with the first commit (an idle server runs none). If it cannot start or a
- * checkpoint fails, the connection goes back to checkpointing itself.
+ * checkpoint fails, the connection goes back to checkpointing itself at SQLite's default.
  */
-export function walCheckpointsOffThread(db: Db, file: string): WalCheckpoints {
+export function walCheckpointsOffThread(
+  db: Db,
+  file: string,
+  boundPages = BOUND_AUTOCHECKPOINT_PAGES,
+): WalCheckpoints {
   if (file === ":memory:") return { committed() {}, stop: async () => {} };
-  db.pragma("wal_autocheckpoint = 0");
+  db.pragma(`wal_autocheckpoint = ${boundPages}`);
   let worker: Worker | undefined;
   let exited: Promise<void> | undefined;
   let running = false;

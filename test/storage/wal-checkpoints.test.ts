@@ -5,7 +5,10 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import Database from "better-sqlite3";
 import { openDatabase } from "../../src/storage/database.js";
-import { walCheckpointsOffThread } from "../../src/storage/wal-checkpoints.js";
+import {
+  BOUND_AUTOCHECKPOINT_PAGES,
+  walCheckpointsOffThread,
+} from "../../src/storage/wal-checkpoints.js";
 import { startTestServer } from "../helpers/server.js";
 
 const folder = mkdtempSync(join(tmpdir(), "tack-checkpoints-"));
@@ -52,7 +55,7 @@ test("a commit never checkpoints on the committing connection; the checkpoint th
     db.transaction(() => {
       for (let row = 0; row < 1500; row++) insert.run("x".repeat(4000));
     })();
-    assert.equal(db.pragma("wal_autocheckpoint", { simple: true }), 0);
+    assert.equal(db.pragma("wal_autocheckpoint", { simple: true }), BOUND_AUTOCHECKPOINT_PAGES);
     assert.equal(checkpointedRows(dbFile, "filler"), null, "the table is not in the file yet");
 
     checkpoints.committed();
@@ -61,6 +64,25 @@ test("a commit never checkpoints on the committing connection; the checkpoint th
     await checkpoints.stop();
     // Stopped: the connection checkpoints itself again, as SQLite does by default.
     assert.equal(db.pragma("wal_autocheckpoint", { simple: true }), 1000);
+    db.close();
+  }
+});
+
+test("a log grown past the bound is checkpointed by the committing connection itself", async () => {
+  const dbFile = join(folder, "bound.sqlite");
+  const db = openDatabase(dbFile);
+  // A bound of 1,000 pages here; the server's is BOUND_AUTOCHECKPOINT_PAGES.
+  const checkpoints = walCheckpointsOffThread(db, dbFile, 1000);
+  try {
+    db.exec("CREATE TABLE filler (body TEXT)");
+    const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
+    db.transaction(() => {
+      for (let row = 0; row < 1500; row++) insert.run("x".repeat(4000));
+    })();
+    // No call to committed(): the thread never ran, the commit itself copied the log.
+    assert.equal(checkpointedRows(dbFile, "filler"), 1500);
+  } finally {
+    await checkpoints.stop();
     db.close();
   }
 });
