@@ -93,6 +93,13 @@ function loadRow(result: LoadResult, target: number | null): Row {
 function openStream(url: string, boardId: number, onMessage: () => void): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${url}/api/boards/${boardId}/events`, (response) => {
+      // A refused stream (429 past the server's stream limits) fails the bench instead of
+      // leaving it waiting for a connection that never comes.
+      if (response.statusCode !== 200) {
+        response.resume();
+        reject(new Error(`board stream answered ${response.statusCode}`));
+        return;
+      }
       response.setEncoding("utf8");
       let connected = false;
       let buffer = "";
