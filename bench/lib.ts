@@ -247,6 +247,22 @@ export class Client {
   }
 }
 
+/**
+ * Imports `document` into a server started on `dbFile` and stops it: the database then holds the
+ * board for a server started afterwards (under a profiler, say). Returns the import's answer
+ * (the BoardDetail JSON, read loosely, as `Client.ok` gives it).
+ */
+export async function seedDatabase(dbFile: string, document: unknown): Promise<any> {
+  const seeding = await startTack([], undefined, { dbFile, settleMs: 0 });
+  const client = new Client(seeding.url, 1);
+  try {
+    return await client.ok({ method: "POST", path: "/api/boards/import", body: document }, 201);
+  } finally {
+    client.close();
+    await seeding.stop();
+  }
+}
+
 /** Runs `work(i)` for i = 0..count-1 with at most `concurrency` in flight (for seeding). */
 export async function inParallel(
   count: number,

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { issueBoardDocument } from "./dataset.js";
-import { Client, cpuMs, startTack } from "./lib.js";
+import { Client, cpuMs, seedDatabase, startTack } from "./lib.js";
 import { summarizeProfile } from "./profile-summary.js";
 
 const PROFILES = fileURLToPath(new URL("./profiles/", import.meta.url));
@@ -24,14 +24,7 @@ async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), "tack-profile-"));
   const dbFile = join(folder, "tack.sqlite");
   try {
-    const seeding = await startTack([], undefined, { dbFile, settleMs: 0 });
-    const seedClient = new Client(seeding.url, 1);
-    const detail = await seedClient.ok(
-      { method: "POST", path: "/api/boards/import", body: document },
-      201,
-    );
-    seedClient.close();
-    await seeding.stop();
+    const detail = await seedDatabase(dbFile, document);
     mkdirSync(PROFILES, { recursive: true });
     const before = new Set(readdirSync(PROFILES));
     const tack = await startTack([], undefined, {

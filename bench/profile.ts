@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { issueBoardDocument } from "./dataset.js";
-import { Client, runLoad, startTack } from "./lib.js";
+import { Client, runLoad, seedDatabase, startTack } from "./lib.js";
 import { summarizeProfile } from "./profile-summary.js";
 import { type BoardFixture, loadScenarios } from "./scenarios.js";
 
@@ -21,18 +21,10 @@ async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), "tack-profile-"));
   const dbFile = join(folder, "tack.sqlite");
   try {
-    const seeding = await startTack([], undefined, { dbFile, settleMs: 0 });
-    const seedClient = new Client(seeding.url, 1);
-    const detail = await seedClient.ok(
-      {
-        method: "POST",
-        path: "/api/boards/import",
-        body: issueBoardDocument({ tickets: 5000, comments: 12000 }),
-      },
-      201,
+    const detail = await seedDatabase(
+      dbFile,
+      issueBoardDocument({ tickets: 5000, comments: 12000 }),
     );
-    seedClient.close();
-    await seeding.stop();
     const fixture: BoardFixture = {
       boardId: detail.board.id,
       laneIds: detail.lanes.map((lane: { id: number }) => lane.id),

@@ -124,24 +124,14 @@ const fromRaw = (row: RawRow): TicketRow => ({
   version: row[11],
 });
 
-// Written out rather than spread over toRow: a spread builds a second object per row (5,000 per
-// export).
-const toRecord = (row: SqlRecord): TicketRecord => ({
-  id: row.id,
-  boardId: row.board_id,
-  laneId: row.lane_id,
-  parentTicketId: row.parent_ticket_id,
-  title: row.title,
-  isResolved: row.is_resolved === 1,
-  isArchived: row.is_archived === 1,
-  priority: row.priority,
-  position: row.position,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  version: row.version,
-  bodyMarkdown: row.body_markdown,
-  bodyHtml: row.body_html,
-});
+// The row's object gets the two bodies added, rather than being spread into a second object
+// (5,000 of them per export).
+const toRecord = (row: SqlRecord): TicketRecord => {
+  const record = toRow(row) as TicketRecord;
+  record.bodyMarkdown = row.body_markdown;
+  record.bodyHtml = row.body_html;
+  return record;
+};
 
 const ROW_COLUMNS = `t.id, t.board_id, t.lane_id, t.parent_ticket_id, t.title, t.is_resolved,
   t.is_archived, t.priority, t.position, t.created_at, t.updated_at, t.version`;
