@@ -74,6 +74,21 @@ async function timedImport(tack: TackProcess, document: unknown, label: string, 
   return { row, body: result.body };
 }
 
+/** A row that measures resident memory only. */
+function memoryRow(scenario: string, rssMiB: number | null, target: number): Row {
+  return {
+    scenario,
+    requestsPerSecond: null,
+    p50Ms: null,
+    p99Ms: null,
+    cpuMsPerRequest: null,
+    rssMiB,
+    measure: "RSS MiB",
+    value: rssMiB,
+    target,
+  };
+}
+
 function loadRow(result: LoadResult, target: number | null): Row {
   return {
     scenario: result.name,
@@ -186,17 +201,7 @@ async function main(): Promise<void> {
   // Idle memory of a fresh server, as a user starts it.
   const tack = await startTack([], undefined, { settleMs: 3000 });
   const idle = tack.memory();
-  rows.push({
-    scenario: "RSS idle after start",
-    requestsPerSecond: null,
-    p50Ms: null,
-    p99Ms: null,
-    cpuMsPerRequest: null,
-    rssMiB: idle?.rssMiB ?? null,
-    measure: "RSS MiB",
-    value: idle?.rssMiB ?? null,
-    target: 100,
-  });
+  rows.push(memoryRow("RSS idle after start", idle?.rssMiB ?? null, 100));
 
   try {
     const small = issueBoardDocument({ tickets: 5000, comments: 12000 });
@@ -226,17 +231,7 @@ async function main(): Promise<void> {
     client.close();
     rows.push(await streamFanOut(tack, board));
     const peak = tack.memory()?.peakRssMiB ?? null;
-    rows.push({
-      scenario: "RSS peak over the 5,000 run",
-      requestsPerSecond: null,
-      p50Ms: null,
-      p99Ms: null,
-      cpuMsPerRequest: null,
-      rssMiB: peak,
-      measure: "RSS MiB",
-      value: peak,
-      target: 300,
-    });
+    rows.push(memoryRow("RSS peak over the 5,000 run", peak, 300));
   } finally {
     await tack.stop();
   }
@@ -250,17 +245,7 @@ async function main(): Promise<void> {
     const imported = await timedImport(large, document, "import 20,000 + 50,000 comments", 3000);
     rows.push(imported.row);
     const peak = large.memory()?.peakRssMiB ?? null;
-    rows.push({
-      scenario: "RSS peak, 20,000 import",
-      requestsPerSecond: null,
-      p50Ms: null,
-      p99Ms: null,
-      cpuMsPerRequest: null,
-      rssMiB: peak,
-      measure: "RSS MiB",
-      value: peak,
-      target: 600,
-    });
+    rows.push(memoryRow("RSS peak, 20,000 import", peak, 600));
   } finally {
     await large.stop();
   }

@@ -2,9 +2,17 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { SingleBar } from "cli-progress";
 import type { Command } from "commander";
+import type { LaneT } from "../client/api-types.js";
 import { chooseBoard } from "../client/board-choice.js";
 import { readStdin } from "./body-input.js";
-import { clientCommand, groupCommand, handler, parseId, table } from "./command-kit.js";
+import {
+  clientCommand,
+  groupCommand,
+  handler,
+  type Output,
+  parseId,
+  table,
+} from "./command-kit.js";
 
 // Boards, lanes and tags: `tack boards`, `tack board ...`, `tack lane ...`, `tack tag ...`.
 
@@ -168,15 +176,7 @@ function registerLaneCommands(program: Command): void {
   }).action(
     handler(async ({ client, board, output }) => {
       const lanes = await client.listLanes(await chooseBoard(client, board));
-      output.emit(
-        { lanes },
-        lanes.map((one) => one.id),
-        () =>
-          table(
-            ["ID", "NAME", "POSITION"],
-            lanes.map((one) => [one.id, one.name, one.position]),
-          ),
-      );
+      emitLanes(output, lanes);
     }),
   );
   clientCommand(
@@ -211,16 +211,21 @@ function registerLaneCommands(program: Command): void {
     handler(async ({ client, board, output }, ids) => {
       const laneIds = (ids as unknown as string[]).map((id) => parseId(id, "lane"));
       const lanes = await client.reorderLanes(await chooseBoard(client, board), laneIds);
-      output.emit(
-        { lanes },
-        lanes.map((one) => one.id),
-        () =>
-          table(
-            ["ID", "NAME", "POSITION"],
-            lanes.map((one) => [one.id, one.name, one.position]),
-          ),
-      );
+      emitLanes(output, lanes);
     }),
+  );
+}
+
+/** A board's lanes in order: the answer of `lane list` and `lane reorder`. */
+function emitLanes(output: Output, lanes: LaneT[]): void {
+  output.emit(
+    { lanes },
+    lanes.map((one) => one.id),
+    () =>
+      table(
+        ["ID", "NAME", "POSITION"],
+        lanes.map((one) => [one.id, one.name, one.position]),
+      ),
   );
 }
 
