@@ -37,6 +37,13 @@ const shots: [string, PageOptions, string][] = [
     `/boards/${boardId}`,
   ],
   ["ticket-phone", { width: 390, height: 844, hasTouch: true }, `/tickets/${detailed}`],
+  ["list-dark", { width: 1440, height: 900, colorScheme: "dark" }, `/boards/${boardId}/list`],
+  ["list-phone", { width: 390, height: 844, hasTouch: true }, `/boards/${boardId}/list`],
+  [
+    "ticket-phone-dark",
+    { width: 390, height: 844, hasTouch: true, colorScheme: "dark" },
+    `/tickets/${detailed}`,
+  ],
 ];
 for (const [name, options, path] of shots) {
   const { page, context } = await openPage(api.url + path, options);

@@ -202,8 +202,9 @@ export function TicketActivity(props: { ticket: Ticket; onChanged: () => void })
               <span class="timeline-dot" aria-hidden="true" />
               <span class="timeline-title">{entry.title}</span>
               {entry.detail && <span class="muted"> — {entry.detail}</span>}
+              {/* A separator, so a detail that ends in a number does not run into the time. */}
+              <span class="muted small"> · </span>
               <time class="muted small" dateTime={entry.at} title={formatDateTime(entry.at)}>
-                {" "}
                 {relativeTime(entry.at)}
               </time>
             </li>
