@@ -10,6 +10,7 @@ import { CredentialConfigError, loadCredentials } from "./providers/credentials.
 import { getProvider } from "./providers/providers.js";
 import { REMOTE_PROVIDER_IDS } from "./providers/types.js";
 import { type Db, isDatabaseUsable, openDatabase, StartupError } from "./storage/database.js";
+import { groupCommit, type SyncFile } from "./storage/group-commit.js";
 import { walCheckpointsOffThread } from "./storage/wal-checkpoints.js";
 
 export interface RunningServer {
@@ -24,6 +25,8 @@ export interface ServerOptions {
   logStream?: NodeJS.WritableStream;
   /** Limits against slow clients; tests shorten them (defaults in http/request-limits.ts). */
   timeouts?: ServerTimeouts;
+  /** How the write-ahead log is flushed (default fs.fsync); tests hold or fail it. */
+  syncFile?: SyncFile;
 }
 
 /** Opens the database, builds the app and listens. Failures are StartupErrors with one-line messages. */
@@ -36,6 +39,7 @@ export async function startServer(
   const timeoutMs = remoteTimeoutOrFail(env);
   const db = openDatabase(config.dbFile, { renderMarkdown });
   const checkpoints = walCheckpointsOffThread(db, config.dbFile);
+  const commits = groupCommit(db, config.dbFile, options.syncFile);
   const bus = new BoardEventBus();
   const services = createServices(
     db,
@@ -54,6 +58,7 @@ export async function startServer(
         REMOTE_PROVIDER_IDS.map((id) => ({ id, hasCredential: credentials.hasCredential(id) })),
     },
     timeouts: options.timeouts,
+    whenDurable: commits.whenDurable,
     logger:
       config.logLevel === "silent"
         ? false
@@ -69,6 +74,7 @@ export async function startServer(
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app.close();
+    await commits.close();
     db.close();
     throw new StartupError(listenFailure(error, config));
   }
@@ -92,6 +98,7 @@ export async function startServer(
         await app.close();
         await services.searchIndex.stop();
         await checkpoints.stop();
+        await commits.close();
         db.close();
       })();
       return closing;

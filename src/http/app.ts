@@ -4,6 +4,7 @@ import type { Services } from "../domain/services.js";
 import { installJsonBodyParsing } from "./body-parsing.js";
 import { answerClientError, answerFrameworkError } from "./client-errors.js";
 import { installConditionalGets } from "./conditional-requests.js";
+import { installDurableAnswers, type WhenDurable } from "./durable-answers.js";
 import { installErrorHandling } from "./errors.js";
 import { installIdempotencyKeys } from "./idempotency-keys.js";
 import {
@@ -54,6 +55,8 @@ export interface AppOptions {
   timeouts?: ServerTimeouts;
   /** Folder of the built web UI; defaults to `dist/ui` of this package. */
   uiDir?: string;
+  /** Answers wait for this before they leave (storage/group-commit.ts); none by default. */
+  whenDurable?: WhenDurable;
 }
 
 /**
@@ -85,6 +88,8 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   // Coordination (CONTRACT.md §13): ETag/304 on GETs, Idempotency-Key on create endpoints.
   installConditionalGets(app);
   installIdempotencyKeys(app, options.services.idempotency);
+  // Last of the onSend hooks: it waits for every write above, idempotency answers included.
+  if (options.whenDurable) installDurableAnswers(app, options.whenDurable);
 
   for (const schema of namedSchemas) app.addSchema(schema);
   await installOpenApi(app, options.info.version);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { after } from "node:test";
 import type { ServerTimeouts } from "../../src/http/request-limits.js";
 import { type RunningServer, startServer } from "../../src/server.js";
+import type { SyncFile } from "../../src/storage/group-commit.js";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -39,6 +40,8 @@ export interface TestServerOptions {
   env?: Record<string, string | undefined>;
   /** Shorter limits against slow clients (test/trust/limits.test.ts). */
   timeouts?: ServerTimeouts;
+  /** Stands in for fsync of the write-ahead log (test/storage/group-commit.test.ts). */
+  syncFile?: SyncFile;
 }
 
 /**
@@ -57,7 +60,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       logLevel: "silent",
     },
     options.env ?? {},
-    { timeouts: options.timeouts },
+    { timeouts: options.timeouts, syncFile: options.syncFile },
   );
   const request = async (
     method: string,

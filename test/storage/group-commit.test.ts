@@ -1,0 +1,144 @@
+import assert from "node:assert/strict";
+import { fstatSync, fsync, statSync } from "node:fs";
+import { test } from "node:test";
+import Database from "better-sqlite3";
+import type { SyncFile } from "../../src/storage/group-commit.js";
+import { startTestServer } from "../helpers/server.js";
+import { boardWithLanes, newTicket } from "../helpers/tickets.js";
+
+/**
+ * A stand-in for fsync that the test holds: each call waits until released, then really syncs
+ * (or fails, when released with an error). `holding` off lets calls through at once.
+ */
+function heldSync() {
+  const pending: { fd: number; release(failure?: Error): void }[] = [];
+  const seen: number[] = [];
+  let wake: (() => void) | undefined;
+  const held = {
+    holding: false,
+    /** Descriptors of every call so far. */
+    seen,
+    syncFile: ((fd, done) => {
+      seen.push(fd);
+      const release = (failure?: Error) =>
+        failure ? done(failure) : fsync(fd, (error) => done(error));
+      if (!held.holding) return release();
+      pending.push({ fd, release });
+      wake?.();
+    }) satisfies SyncFile,
+    /** The oldest held call, once there is one. */
+    async next() {
+      while (pending.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      return pending.shift() as { fd: number; release(failure?: Error): void };
+    },
+  };
+  return held;
+}
+
+/** Tracks whether a request has been answered yet. */
+function watch<T>(promise: Promise<T>) {
+  const state = { answered: false, promise };
+  void promise.finally(() => (state.answered = true));
+  return state;
+}
+
+const briefly = () => new Promise((resolve) => setTimeout(resolve, 100));
+
+/** Rows of `table` committed to the file, read by a connection of the test's own. */
+function committedRows(dbFile: string, table: string): number {
+  const reader = new Database(dbFile, { readonly: true });
+  try {
+    return (reader.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  } finally {
+    reader.close();
+  }
+}
+
+async function untilCommitted(dbFile: string, table: string, rows: number): Promise<void> {
+  while (committedRows(dbFile, table) < rows) await new Promise((r) => setTimeout(r, 10));
+}
+
+test("a write is answered only after the write-ahead log holding it is synced", async () => {
+  const sync = heldSync();
+  const api = await startTestServer({ syncFile: sync.syncFile });
+  const board = await boardWithLanes(api, "Durable");
+  assert.equal(api.server.db.pragma("synchronous", { simple: true }), 1, "commits with NORMAL");
+
+  sync.holding = true;
+  const create = watch(
+    api.post(`/api/boards/${board.boardId}/tickets`, { laneId: board.laneIds[0], title: "kept" }),
+  );
+  const held = await sync.next();
+  assert.equal(
+    fstatSync(held.fd).ino,
+    statSync(`${api.dbFile}-wal`).ino,
+    "the file synced is the database's write-ahead log",
+  );
+  await untilCommitted(api.dbFile, "tickets", 1);
+  // Committed, visible to other connections, but not on disk for sure: no answer yet, and a
+  // read that would show the ticket waits too.
+  const list = watch(api.get(`/api/boards/${board.boardId}/tickets`));
+  await briefly();
+  assert.equal(create.answered, false, "the create waits for the sync");
+  assert.equal(list.answered, false, "a read of the unsynced ticket waits for the sync");
+
+  held.release();
+  const created = await create.promise;
+  assert.equal(created.status, 201, created.text);
+  const listed = await list.promise;
+  assert.equal(listed.status, 200);
+  assert.deepEqual(
+    listed.body.tickets.map((ticket: { title: string }) => ticket.title),
+    ["kept"],
+  );
+});
+
+test("writes committed while a sync runs share the next one", async () => {
+  const sync = heldSync();
+  const api = await startTestServer({ syncFile: sync.syncFile });
+  const board = await boardWithLanes(api, "Shared");
+  const ticket = await newTicket(api, board.boardId, board.laneIds[0], "busy");
+  const before = sync.seen.length;
+
+  sync.holding = true;
+  const comments = Array.from({ length: 6 }, (_, i) =>
+    watch(api.post(`/api/tickets/${ticket.id}/comments`, { bodyMarkdown: `note ${i}` })),
+  );
+  const first = await sync.next();
+  await untilCommitted(api.dbFile, "comments", 6);
+  first.release();
+  // The first sync may cover one comment or several; the rest, committed while it ran, wait
+  // for exactly one more.
+  const second = await Promise.race([sync.next(), Promise.all(comments.map((c) => c.promise))]);
+  if ("release" in second) second.release();
+  for (const comment of comments) assert.equal((await comment.promise).status, 201);
+  assert.ok(sync.seen.length - before <= 2, `${sync.seen.length - before} syncs for 6 writes`);
+
+  // Everything is on disk now: a read needs no sync.
+  const synced = sync.seen.length;
+  assert.equal((await api.get(`/api/tickets/${ticket.id}`)).status, 200);
+  assert.equal(sync.seen.length, synced, "a read after the last sync syncs nothing");
+});
+
+test("a sync that fails answers 500 with {error}, and the next write is synced and answered", async () => {
+  const sync = heldSync();
+  const api = await startTestServer({ syncFile: sync.syncFile });
+  const board = await boardWithLanes(api, "Failing disk");
+
+  sync.holding = true;
+  const create = api.post(`/api/boards/${board.boardId}/tickets`, {
+    laneId: board.laneIds[0],
+    title: "unsure",
+  });
+  (await sync.next()).release(new Error("EIO: i/o error, fsync"));
+  const failed = await create;
+  assert.equal(failed.status, 500, failed.text);
+  assert.equal(typeof failed.body.error, "string");
+
+  sync.holding = false;
+  const next = await api.post(`/api/boards/${board.boardId}/tickets`, {
+    laneId: board.laneIds[0],
+    title: "sure",
+  });
+  assert.equal(next.status, 201, next.text);
+});
