@@ -2,7 +2,8 @@
  * `npm run bench:compare-requests -- <git-ref> [rounds] [scenario,...]`: server CPU per request
  * of another commit's build and of this tree's, alternated round by round (a fresh server each,
  * seeded with bench/dataset.ts's 5,000-ticket board through the import endpoint), for the named
- * scenarios of bench/scenarios.ts (default: create, list q=word). Prints medians and the ratio.
+ * scenarios of bench/scenarios.ts (default: create, list q=word). Prints medians and the ratio,
+ * of CPU per request and of requests per second.
  */
 import { checkOut, median, ROOT, removeCheckOut, spread } from "./builds.js";
 import { issueBoardDocument } from "./dataset.js";
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
       { name: "this tree", root: ROOT },
     ];
     const cpu = new Map<string, number[]>();
+    const throughput = new Map<string, number[]>();
     for (let round = 1; round <= rounds; round++) {
       for (const build of builds) {
         const tack = await startTack([], build.root, { settleMs: 500 });
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
             });
             const key = `${build.name}|${scenario.name}`;
             cpu.set(key, [...(cpu.get(key) ?? []), result.serverCpuMsPerRequest ?? Number.NaN]);
+            throughput.set(key, [...(throughput.get(key) ?? []), result.requestsPerSecond]);
           }
         } finally {
           client.close();
@@ -55,20 +58,25 @@ async function main(): Promise<void> {
       }
       console.log(`round ${round} of ${rounds} done`);
     }
-    console.log(`\n## server CPU ms per request: median (min-max) of ${rounds} rounds`);
-    printTable(
-      ["scenario", ref, "this tree", `${ref} / this tree`],
-      wanted.map((name) => {
-        const before = cpu.get(`${ref}|${name}`) ?? [];
-        const after = cpu.get(`this tree|${name}`) ?? [];
-        return [
-          name,
-          spread(before, 2),
-          spread(after, 2),
-          (median(before) / median(after)).toFixed(2),
-        ];
-      }),
-    );
+    for (const [title, figures, digits] of [
+      ["server CPU ms per request", cpu, 2],
+      ["requests per second", throughput, 0],
+    ] as const) {
+      console.log(`\n## ${title}: median (min-max) of ${rounds} rounds`);
+      printTable(
+        ["scenario", ref, "this tree", `${ref} / this tree`],
+        wanted.map((name) => {
+          const before = figures.get(`${ref}|${name}`) ?? [];
+          const after = figures.get(`this tree|${name}`) ?? [];
+          return [
+            name,
+            spread(before, digits),
+            spread(after, digits),
+            (median(before) / median(after)).toFixed(2),
+          ];
+        }),
+      );
+    }
   } finally {
     removeCheckOut(other);
   }
