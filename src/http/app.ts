@@ -78,6 +78,10 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
       validatorsCompiledOnFirstUse(() => createValidatorCompiler(namedSchemas)),
     ),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // A client may half-close its side once its request is sent (shutdown(SHUT_WR), `nc -N`).
+  // Node's default then aborts the request and ends the socket, so an answer still waiting (for
+  // its fsync, durable-answers.ts) would never be written; instead, answer and then close.
+  (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
 
   installLocalGuard(app, options.allowedHosts);
   installStreamAfterResponse(app);

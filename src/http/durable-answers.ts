@@ -16,7 +16,13 @@ type MarkedRequest = FastifyRequest & { [SYNC_FAILED]?: true };
  */
 export function installDurableAnswers(app: TackApp, whenDurable: WhenDurable): void {
   app.addHook("onSend", (request: MarkedRequest, _reply, payload, done) => {
-    const durable = request[SYNC_FAILED] ? null : whenDurable();
+    let durable: Promise<void> | null;
+    try {
+      durable = request[SYNC_FAILED] ? null : whenDurable();
+    } catch (error) {
+      request[SYNC_FAILED] = true;
+      return done(error as Error);
+    }
     if (!durable) return done(null, payload);
     durable.then(
       () => done(null, payload),

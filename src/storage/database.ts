@@ -32,10 +32,10 @@ export function openDatabase(file: string, context: MigrationContext = NO_RENDER
   }
   try {
     db.pragma("journal_mode = WAL");
-    // FULL: a commit is on disk (the WAL is fsynced) before tack answers, so what it has
-    // acknowledged survives a power cut or an OS crash too, not only a crash of tack (all that
-    // NORMAL guarantees in WAL mode). It costs one fsync per write transaction, ~0.15 ms here
-    // (docs/decisions.md).
+    // FULL: a commit is on disk (the WAL is fsynced) before COMMIT returns, so what is written
+    // survives a power cut or an OS crash too, not only a crash of the process (all that NORMAL
+    // guarantees in WAL mode). The server replaces this with group commit (group-commit.ts):
+    // NORMAL, and answers that wait for one fsync shared by concurrent writes.
     db.pragma("synchronous = FULL");
     db.pragma("foreign_keys = ON");
     db.pragma("busy_timeout = 5000");

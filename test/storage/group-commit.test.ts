@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { fstatSync, fsync, statSync } from "node:fs";
+import { connect } from "node:net";
 import { test } from "node:test";
 import Database from "better-sqlite3";
 import type { SyncFile } from "../../src/storage/group-commit.js";
@@ -141,4 +142,33 @@ test("a sync that fails answers 500 with {error}, and the next write is synced a
     title: "sure",
   });
   assert.equal(next.status, 201, next.text);
+});
+
+test("a client that half-closes after its request still gets the answer that waited for the sync", async () => {
+  const sync = heldSync();
+  const api = await startTestServer({ syncFile: sync.syncFile });
+  const board = await boardWithLanes(api, "Half-closed");
+  const { port } = new URL(api.url);
+  const body = JSON.stringify({ laneId: board.laneIds[0], title: "answered" });
+
+  sync.holding = true;
+  const socket = connect(Number(port), "127.0.0.1");
+  const answer = new Promise<string>((resolve) => {
+    let text = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => {
+      text += chunk;
+    });
+    socket.on("close", () => resolve(text));
+  });
+  // The request, then a FIN: the client will send nothing more but still reads.
+  socket.end(
+    `POST /api/boards/${board.boardId}/tickets HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+  const held = await sync.next();
+  await briefly(); // the FIN has reached the server while the answer waits
+  held.release();
+  const text = await answer;
+  assert.match(text, /^HTTP\/1\.1 201 /);
+  assert.match(text, /"title":"answered"/);
 });
