@@ -92,10 +92,10 @@ export function ticketViews(
 
   /**
    * One ticket's links. Its blockers, related tickets and children are among the neighbour rows
-   * its detail reads anyway, so only tags and claim need a query (three statements fewer than
-   * linksOf: ~10% of a detail's CPU, docs/performance.md).
+   * its detail reads anyway, so only tags and claim need a query (four statements fewer than
+   * linksOf, docs/performance.md).
    */
-  function linksOfOne(boardId: number, ticketId: number, neighbours: RelationRow[]): Links {
+  function linksOfOne(ticketId: number, neighbours: RelationRow[]): Links {
     const idsOf = (kind: RelationKind) =>
       neighbours
         .filter((row) => row.kind === kind)
@@ -103,7 +103,8 @@ export function ticketViews(
         .sort((a, b) => a - b);
     const ofTicket = (ids: number[]) => new Map(ids.length > 0 ? [[ticketId, ids]] : []);
     return {
-      tags: tagsOf(boardId, [ticketId]),
+      // One joined read; the same order as tagsOf (its board's tags are the only ones it has).
+      tags: new Map([[ticketId, stores.ticketTags.tagsOfTicket(ticketId)]]),
       blockerIds: ofTicket(idsOf("blocker")),
       relatedIds: ofTicket(idsOf("related")),
       childCounts: new Map([[ticketId, idsOf("child").length]]),
@@ -258,7 +259,7 @@ export function ticketViews(
       if (!record) throw new NotFound("ticket not found");
       const board = boardOf(record.boardId);
       const neighbours = ticketRelations.neighbours(ticketId);
-      const links = linksOfOne(board.id, ticketId, neighbours);
+      const links = linksOfOne(ticketId, neighbours);
       const relations = relationsFromRows(board, neighbours);
       return {
         ...core(board, record, links, stores.externalReferences.listByTicket(ticketId)),
