@@ -144,10 +144,16 @@ export function installKeyboard(focusSearch: () => void): void {
           // Shift+←/→: move the card one lane over, keeping it focused.
           const laneList = lanes.value;
           const target = laneList[laneList.findIndex((lane) => lane.id === ticket.laneId) + dx];
-          if (target)
-            void dropAt(ticket.id, target.id, shownInLane(target.id, ticket.id).length).then(() =>
-              focusCard(ticket.id),
-            );
+          if (target) {
+            const card = document.activeElement;
+            void dropAt(ticket.id, target.id, shownInLane(target.id, ticket.id).length).then(() => {
+              // The card re-renders in its new lane and loses focus: give it back, unless the
+              // user has moved on to another element while the move was on its way.
+              const now = document.activeElement;
+              if (now === card || now === null || now === document.body || !now.isConnected)
+                focusCard(ticket.id);
+            });
+          }
           return;
         }
         moveFocus(dx, 0);

@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { fsync } from "node:fs";
+import { test } from "node:test";
+import type { SyncFile } from "../../src/storage/group-commit.js";
+import { startTestServer } from "../helpers/server.js";
+import { openPage, until } from "./browser.js";
+import { seedDemoBoard } from "./seed.js";
+
+// A move's answer can come late (here: held at the server's fsync, which every answer waits
+// for). Focus must not jump back to the moved card if the user has gone on meanwhile.
+
+let holding = false;
+const held: (() => void)[] = [];
+const syncFile: SyncFile = (fd, done) => {
+  const release = () => fsync(fd, (error) => done(error));
+  if (holding) held.push(release);
+  else release();
+};
+const api = await startTestServer({ syncFile });
+const { boardId, lanes } = await seedDemoBoard(api);
+
+test("Shift+← keeps the moved card focused, unless focus moved on before the answer came", async () => {
+  const backlog = lanes[0] as { id: number };
+  const doing = lanes[1] as { id: number };
+  const review = lanes[2] as { id: number };
+  const { page, context, errors } = await openPage(`${api.url}/boards/${boardId}`);
+  await page.locator(".card").first().waitFor();
+  const cardsOf = (laneId: number) =>
+    page
+      .locator(`[data-lane-id="${laneId}"] [data-ticket-id]`)
+      .evaluateAll((cards) => cards.map((card) => (card as HTMLElement).id));
+  const focused = () => page.evaluate(() => document.activeElement?.id);
+
+  // Answered at once: the card lands at the end of Backlog and keeps the focus.
+  const [moved] = await cardsOf(doing.id);
+  await page.locator(`#${moved}`).focus();
+  await page.keyboard.press("Shift+ArrowLeft");
+  await until(
+    () => cardsOf(backlog.id),
+    (ids) => ids.at(-1) === moved,
+    "moved to Backlog",
+  );
+  await until(focused, (id) => id === moved, "the moved card keeps the focus");
+
+  // Answer held: the user goes on to a card in another lane; when the answer comes, focus
+  // stays there.
+  holding = true;
+  await page.keyboard.press("Shift+ArrowRight");
+  await until(
+    async () => held.length,
+    (count) => count > 0,
+    "the move waits for its sync",
+  );
+  await until(
+    () => cardsOf(doing.id),
+    (ids) => ids.includes(moved as string),
+    "shown in Doing",
+  );
+  const [elsewhere] = await cardsOf(review.id);
+  await page.locator(`#${elsewhere}`).focus();
+  const movedOn = await focused();
+  assert.equal(movedOn, elsewhere, "the user moved on");
+  holding = false;
+  for (const release of held.splice(0)) release();
+  const movedId = Number((moved as string).replace("card-", ""));
+  await until(
+    async () => (await api.get(`/api/tickets/${movedId}`)).body.laneId,
+    (laneId) => laneId === doing.id,
+    "the move answered",
+  );
+  await page.waitForTimeout(300);
+  assert.equal(await focused(), movedOn, "focus stays where the user put it");
+  assert.deepEqual(errors, []);
+  await context.close();
+});
