@@ -28,7 +28,7 @@ export function openDatabase(file: string, context: MigrationContext = NO_RENDER
     if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
     db = new Database(file);
   } catch (error) {
-    throw new StartupError(`cannot open database ${file}: ${describe(error)}`);
+    throw new StartupError(`cannot open database ${file}: ${describeError(error)}`);
   }
   try {
     db.pragma("journal_mode = WAL");
@@ -50,7 +50,7 @@ export function openDatabase(file: string, context: MigrationContext = NO_RENDER
   } catch (error) {
     db.close();
     if (error instanceof StartupError) throw error;
-    throw new StartupError(`cannot use database ${file}: ${describe(error)}`);
+    throw new StartupError(`cannot use database ${file}: ${describeError(error)}`);
   }
 }
 
@@ -91,7 +91,8 @@ function migrate(db: Db, context: MigrationContext): void {
   }
 }
 
-function describe(error: unknown): string {
+/** The first line of an error's message, for one-line reports. */
+export function describeError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split("\n")[0] ?? "unknown error";
 }

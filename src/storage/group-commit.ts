@@ -1,5 +1,5 @@
 import { close, fsync, open } from "node:fs";
-import type { Db } from "./database.js";
+import { type Db, describeError } from "./database.js";
 
 /** Flushes an open file to the disk and calls back: `fs.fsync`, or a test's stand-in. */
 export type SyncFile = (fd: number, done: (error: Error | null) => void) => void;
@@ -74,7 +74,7 @@ export function groupCommit(db: Db, file: string, syncFile: SyncFile = fsync): G
     } catch (error) {
       // None of those waiting can be told their change is durable; the next write tries again.
       const failure = new Error(
-        `the write-ahead log could not be synced to disk: ${describe(error)}`,
+        `the write-ahead log could not be synced to disk: ${describeError(error)}`,
       );
       settle(
         () => true,
@@ -115,8 +115,4 @@ export function groupCommit(db: Db, file: string, syncFile: SyncFile = fsync): G
       logFd = undefined;
     },
   };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

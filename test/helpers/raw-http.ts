@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import type { Socket } from "node:net";
 
 export interface RawResponse {
   status: number;
@@ -51,5 +52,16 @@ export function rawRequest(baseUrl: string, options: RawRequest): Promise<RawRes
     );
     req.on("error", reject);
     req.end(options.body);
+  });
+}
+
+/** Everything `socket` receives, as text, once it closes (raw-socket tests of the transport). */
+export function everythingReceived(socket: Socket): Promise<string> {
+  return new Promise((resolve) => {
+    let text = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => {
+      text += chunk;
+    });
+    socket.on("close", () => resolve(text));
   });
 }

@@ -1,40 +1,12 @@
 import assert from "node:assert/strict";
-import { fstatSync, fsync, statSync } from "node:fs";
+import { fstatSync, statSync } from "node:fs";
 import { connect } from "node:net";
 import { test } from "node:test";
 import Database from "better-sqlite3";
-import type { SyncFile } from "../../src/storage/group-commit.js";
+import { heldSync } from "../helpers/held-sync.js";
+import { everythingReceived } from "../helpers/raw-http.js";
 import { startTestServer } from "../helpers/server.js";
 import { boardWithLanes, newTicket } from "../helpers/tickets.js";
-
-/**
- * A stand-in for fsync that the test holds: each call waits until released, then really syncs
- * (or fails, when released with an error). `holding` off lets calls through at once.
- */
-function heldSync() {
-  const pending: { fd: number; release(failure?: Error): void }[] = [];
-  const seen: number[] = [];
-  let wake: (() => void) | undefined;
-  const held = {
-    holding: false,
-    /** Descriptors of every call so far. */
-    seen,
-    syncFile: ((fd, done) => {
-      seen.push(fd);
-      const release = (failure?: Error) =>
-        failure ? done(failure) : fsync(fd, (error) => done(error));
-      if (!held.holding) return release();
-      pending.push({ fd, release });
-      wake?.();
-    }) satisfies SyncFile,
-    /** The oldest held call, once there is one. */
-    async next() {
-      while (pending.length === 0) await new Promise<void>((resolve) => (wake = resolve));
-      return pending.shift() as { fd: number; release(failure?: Error): void };
-    },
-  };
-  return held;
-}
 
 /** Tracks whether a request has been answered yet. */
 function watch<T>(promise: Promise<T>) {
@@ -153,13 +125,7 @@ test("a client that half-closes after its request still gets the answer that wai
 
   sync.holding = true;
   const socket = connect(Number(port), "127.0.0.1");
-  const answer = new Promise<string>((resolve) => {
-    let text = "";
-    socket.setEncoding("utf8").on("data", (chunk: string) => {
-      text += chunk;
-    });
-    socket.on("close", () => resolve(text));
-  });
+  const answer = everythingReceived(socket);
   // The request, then a FIN: the client will send nothing more but still reads.
   socket.end(
     `POST /api/boards/${board.boardId}/tickets HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n` +

@@ -10,7 +10,7 @@ import {
   MAX_STREAMS_PER_BOARD,
 } from "../../src/http/request-limits.js";
 import { assertError, createBoard, snapshot } from "../helpers/factories.js";
-import { rawRequest } from "../helpers/raw-http.js";
+import { everythingReceived, rawRequest } from "../helpers/raw-http.js";
 import { startTestServer } from "../helpers/server.js";
 
 /** The documented maxima (docs/security.md, "Limits") and the limits against slow clients. */
@@ -161,14 +161,7 @@ describe("slow and oversized requests", () => {
       }),
     );
     const upload = connect(Number(port), "127.0.0.1");
-    const answer = new Promise<string>((resolve) => {
-      let text = "";
-      upload.setEncoding("utf8").on("data", (chunk: string) => {
-        text += chunk;
-      });
-      upload.on("end", () => resolve(text));
-      upload.on("close", () => resolve(text));
-    });
+    const answer = everythingReceived(upload);
     upload.write(
       `POST /api/boards/import HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
     );
@@ -186,27 +179,16 @@ describe("slow and oversized requests", () => {
 
   test("headers that do not arrive in time get 408 {error} and the connection is closed", async () => {
     const socket: Socket = connect(Number(port), "127.0.0.1");
-    const text = await new Promise<string>((resolve) => {
-      let received = "";
-      socket.setEncoding("utf8").on("data", (chunk: string) => {
-        received += chunk;
-      });
-      socket.on("close", () => resolve(received));
-      socket.write(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`); // never finished
-    });
+    const received = everythingReceived(socket);
+    socket.write(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`); // never finished
+    const text = await received;
     assert.match(text, /^HTTP\/1\.1 408 /);
     assert.match(text, /\{"error":"request timed out"\}$/);
   });
 
   test("an idle keep-alive connection is closed by the server", async () => {
     const socket: Socket = connect(Number(port), "127.0.0.1");
-    const closed = new Promise<string>((resolve) => {
-      let received = "";
-      socket.setEncoding("utf8").on("data", (chunk: string) => {
-        received += chunk;
-      });
-      socket.on("close", () => resolve(received));
-    });
+    const closed = everythingReceived(socket);
     socket.write(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
     // Answered, then closed by the server with nothing more sent (the client stays silent).
     assert.match(await closed, /^HTTP\/1\.1 200 /);

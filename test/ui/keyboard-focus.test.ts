@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import { fsync } from "node:fs";
 import { test } from "node:test";
-import type { SyncFile } from "../../src/storage/group-commit.js";
+import { heldSync } from "../helpers/held-sync.js";
 import { startTestServer } from "../helpers/server.js";
 import { openPage, until } from "./browser.js";
 import { seedDemoBoard } from "./seed.js";
@@ -9,14 +8,8 @@ import { seedDemoBoard } from "./seed.js";
 // A move's answer can come late (here: held at the server's fsync, which every answer waits
 // for). Focus must not jump back to the moved card if the user has gone on meanwhile.
 
-let holding = false;
-const held: (() => void)[] = [];
-const syncFile: SyncFile = (fd, done) => {
-  const release = () => fsync(fd, (error) => done(error));
-  if (holding) held.push(release);
-  else release();
-};
-const api = await startTestServer({ syncFile });
+const sync = heldSync();
+const api = await startTestServer({ syncFile: sync.syncFile });
 const { boardId, lanes } = await seedDemoBoard(api);
 
 test("Shift+← keeps the moved card focused, unless focus moved on before the answer came", async () => {
@@ -44,13 +37,9 @@ test("Shift+← keeps the moved card focused, unless focus moved on before the a
 
   // Answer held: the user goes on to a card in another lane; when the answer comes, focus
   // stays there.
-  holding = true;
+  sync.holding = true;
   await page.keyboard.press("Shift+ArrowRight");
-  await until(
-    async () => held.length,
-    (count) => count > 0,
-    "the move waits for its sync",
-  );
+  const held = await sync.next(); // the move's answer waits for this sync
   await until(
     () => cardsOf(doing.id),
     (ids) => ids.includes(moved as string),
@@ -60,8 +49,8 @@ test("Shift+← keeps the moved card focused, unless focus moved on before the a
   await page.locator(`#${elsewhere}`).focus();
   const movedOn = await focused();
   assert.equal(movedOn, elsewhere, "the user moved on");
-  holding = false;
-  for (const release of held.splice(0)) release();
+  sync.holding = false;
+  held.release();
   const movedId = Number((moved as string).replace("card-", ""));
   await until(
     async () => (await api.get(`/api/tickets/${movedId}`)).body.laneId,
