@@ -40,6 +40,11 @@ const shots: [string, PageOptions, string][] = [
   ["list-dark", { width: 1440, height: 900, colorScheme: "dark" }, `/boards/${boardId}/list`],
   ["list-phone", { width: 390, height: 844, hasTouch: true }, `/boards/${boardId}/list`],
   [
+    "list-phone-dark",
+    { width: 390, height: 844, hasTouch: true, colorScheme: "dark" },
+    `/boards/${boardId}/list`,
+  ],
+  [
     "ticket-phone-dark",
     { width: 390, height: 844, hasTouch: true, colorScheme: "dark" },
     `/tickets/${detailed}`,
