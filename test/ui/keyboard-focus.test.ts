@@ -37,6 +37,8 @@ test("Shift+← keeps the moved card focused, unless focus moved on before the a
 
   // Answer held: the user goes on to a card in another lane; when the answer comes, focus
   // stays there.
+  // Focused again: the stream's refresh after the first move may have re-rendered the card.
+  await page.locator(`#${moved}`).focus();
   sync.holding = true;
   await page.keyboard.press("Shift+ArrowRight");
   const held = await sync.next(); // the move's answer waits for this sync
