@@ -65,27 +65,41 @@ export const ifMatchOf = (request: FastifyRequest): "*" | string[] | undefined =
   parseTagList(request.headers["if-match"]);
 
 /**
- * Serialized answers by key, each valid for one entity tag; bounded in total bytes. Kept as UTF-8
- * buffers: sending one is a copy to the socket, with no string flattening or encoding per read.
+ * Below this many characters an answer is kept and sent as the string it was serialized to:
+ * Node encodes a small string straight into the socket write, while `Buffer.from` allocates a
+ * fresh ArrayBuffer per answer, which cost more than the encoding it saves (docs/performance.md,
+ * "fourth pass"). Larger answers (lists, exports) are kept as UTF-8 bytes, encoded once.
+ */
+const KEEP_AS_TEXT_BELOW = 64 * 1024;
+
+/**
+ * Serialized answers by key, each valid for one entity tag; bounded in total bytes. Large ones
+ * are kept as UTF-8 buffers: sending one is a copy to the socket, with no string flattening or
+ * encoding per read.
  */
 export class AnswerCache {
-  private readonly entries = new Map<string, { tag: string; body: Buffer }>();
+  private readonly entries = new Map<
+    string,
+    { tag: string; body: string | Buffer; bytes: number }
+  >();
   private size = 0;
 
   constructor(private readonly maxBytes: number) {}
 
-  get(key: string, tag: string): Buffer | undefined {
+  get(key: string, tag: string): string | Buffer | undefined {
     const entry = this.entries.get(key);
     return entry && entry.tag === tag ? entry.body : undefined;
   }
 
-  /** Keeps the answer if it fits; returns its bytes either way (sent instead of the string). */
-  set(key: string, tag: string, text: string): Buffer {
-    const body = Buffer.from(text, "utf8");
-    if (body.length > this.maxBytes) return body;
+  /** Keeps the answer if it fits; returns what to send (the bytes of a large answer). */
+  set(key: string, tag: string, text: string): string | Buffer {
+    const body = text.length < KEEP_AS_TEXT_BELOW ? text : Buffer.from(text, "utf8");
+    // A string's UTF-16 size bounds its UTF-8 one closely enough for a memory bound.
+    const bytes = typeof body === "string" ? body.length * 2 : body.length;
+    if (bytes > this.maxBytes) return body;
     this.delete(key);
-    this.entries.set(key, { tag, body });
-    this.size += body.length;
+    this.entries.set(key, { tag, body, bytes });
+    this.size += bytes;
     // Oldest first out (Map keeps insertion order; a refreshed entry moves to the end).
     for (const [oldest] of this.entries) {
       if (this.size <= this.maxBytes) break;
@@ -97,7 +111,7 @@ export class AnswerCache {
   private delete(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
-    this.size -= entry.body.length;
+    this.size -= entry.bytes;
     this.entries.delete(key);
   }
 }

@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { AnswerCache } from "../src/http/conditional-requests.js";
+
+test("a small answer is kept and given back as its string, a large one as its UTF-8 bytes", () => {
+  const cache = new AnswerCache(1024 * 1024);
+  const small = JSON.stringify({ title: "é ✓", body: "x".repeat(100) });
+  assert.equal(cache.set("small", '"1"', small), small);
+  assert.equal(cache.get("small", '"1"'), small);
+
+  const large = JSON.stringify({ body: "ü".repeat(70_000) });
+  const sent = cache.set("large", '"1"', large);
+  assert.ok(Buffer.isBuffer(sent));
+  assert.equal(sent.toString("utf8"), large);
+  assert.equal(cache.get("large", '"1"'), sent);
+});
+
+test("an answer is given back only for the tag it was kept with", () => {
+  const cache = new AnswerCache(1024);
+  cache.set("ticket:1", '"v1"', "{}");
+  assert.equal(cache.get("ticket:1", '"v2"'), undefined);
+  assert.equal(cache.get("ticket:2", '"v1"'), undefined);
+});
+
+test("the cache stays within its bound, oldest answers out first", () => {
+  // 100 characters count as 200 bytes (a string's in-memory size bounds its UTF-8 size).
+  const cache = new AnswerCache(1000);
+  const answer = "a".repeat(100);
+  for (let key = 1; key <= 7; key++) cache.set(String(key), '"t"', answer);
+  assert.equal(cache.get("1", '"t"'), undefined);
+  assert.equal(cache.get("2", '"t"'), undefined);
+  for (let key = 3; key <= 7; key++) assert.equal(cache.get(String(key), '"t"'), answer);
+  // Larger than the whole bound: sent, never kept.
+  assert.equal(cache.set("8", '"t"', "b".repeat(600)), "b".repeat(600));
+  assert.equal(cache.get("8", '"t"'), undefined);
+  assert.equal(cache.get("7", '"t"'), answer);
+});
