@@ -8,6 +8,7 @@ import { referenceSearchText } from "../src/domain/annotations/external-referenc
 import { foldForSearch, ticketSearchText } from "../src/domain/search-text.js";
 import { parseTicketSearch } from "../src/domain/tickets/ticket-search.js";
 import { initialSchema } from "../src/storage/migrations/001-initial.js";
+import { migrations } from "../src/storage/migrations/index.js";
 import { startTestServer, type TestServer } from "./helpers/server.js";
 
 /**
@@ -207,14 +208,16 @@ test("index answers equal a scan on generated boards", async () => {
 
 test("...after title and body edits, reference changes, deletions and moves", async () => {
   const [first, second] = boards as [number, number];
-  for (const ticket of [...(known.get(first)?.values() ?? [])].slice(0, 25)) {
+  for (const ticket of [...(known.get(first)?.values() ?? [])].slice(0, 60)) {
     const roll = next();
     if (roll < 0.3) {
-      const title = text(2).trim() || "u";
-      const bodyMarkdown = text(6);
-      const updated = await ok(api.patch(`/api/tickets/${ticket.id}`, { title, bodyMarkdown }));
+      // Title, body or both: the index re-indexes only the parts whose text changed.
+      const edit: { title?: string; bodyMarkdown?: string } = {};
+      if (roll < 0.2) edit.title = text(2).trim() || "u";
+      if (roll >= 0.1) edit.bodyMarkdown = text(6);
+      const updated = await ok(api.patch(`/api/tickets/${ticket.id}`, edit));
       ticket.title = updated.title;
-      ticket.bodyMarkdown = bodyMarkdown;
+      ticket.bodyMarkdown = updated.bodyMarkdown;
     } else if (roll < 0.45) {
       await setReference(first, ticket);
     } else if (roll < 0.55 && ticket.references.length > 0) {
@@ -233,6 +236,9 @@ test("...after title and body edits, reference changes, deletions and moves", as
     }
   }
   await assertSearchesMatchScan("edited");
+  const pending = api.server.db.prepare("SELECT COUNT(*) FROM ticket_search_pending").pluck();
+  await waitUntil(() => pending.get() === 0);
+  await assertSearchesMatchScan("edited, then indexed");
 });
 
 test("...for an imported board, for tickets not indexed yet, and after indexing them at start", async () => {
@@ -261,8 +267,8 @@ test("...for an imported board, for tickets not indexed yet, and after indexing 
 
   // A board import's tickets wait as pending until the background indexing reaches them (as
   // do a migrated database's): searches must scan them. Put the board back in that state.
-  db().exec(`DELETE FROM ticket_search WHERE rowid IN (SELECT id FROM tickets WHERE board_id = ${boardId});
-    INSERT INTO ticket_search_pending (ticket_id) SELECT id FROM tickets WHERE board_id = ${boardId}`);
+  db().exec(`DELETE FROM ticket_search WHERE rowid >> 2 IN (SELECT id FROM tickets WHERE board_id = ${boardId});
+    INSERT INTO ticket_search_pending (ticket_id, parts) SELECT id, 7 FROM tickets WHERE board_id = ${boardId}`);
   await assertSearchesMatchScan("not indexed yet");
 
   // A start indexes what is pending, in the background.
@@ -272,7 +278,7 @@ test("...for an imported board, for tickets not indexed yet, and after indexing 
   await waitUntil(() => count("SELECT COUNT(*) FROM ticket_search_pending") === 0);
   const tickets = count("SELECT COUNT(*) FROM tickets");
   assert.equal(
-    count("SELECT COUNT(*) FROM ticket_search_docsize"),
+    count("SELECT COUNT(DISTINCT id >> 2) FROM ticket_search_docsize"),
     tickets,
     "every ticket indexed",
   );
@@ -325,6 +331,123 @@ test("migration 005 brings a database of the previous schema over: every ticket 
       assert.equal(await hits("straße number 12"), 11, "12 and 120-129");
       assert.equal(await hits("old 250"), 1);
       assert.equal((await ok(server.get("/api/boards/1/tickets"))).tickets.length, 250);
+    } finally {
+      await server.close();
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test("a write lists only the parts of a ticket's text that changed: title 1, body 2, references 4", async () => {
+  const server = await startTestServer();
+  try {
+    const board = await ok(server.post("/api/boards", { name: "parts" }), 201);
+    const ticket = await ok(
+      server.post(`/api/boards/${board.board.id}/tickets`, {
+        laneId: board.lanes[0].id,
+        title: "Parts",
+        bodyMarkdown: "line one\nline two",
+      }),
+      201,
+    );
+    const { db } = server.server;
+    const pending = db
+      .prepare("SELECT parts FROM ticket_search_pending WHERE ticket_id = ?")
+      .pluck();
+    await waitUntil(() => pending.get(ticket.id) === undefined);
+    // Written and read back in one synchronous transaction, rolled back: the background indexer
+    // cannot run in between.
+    const partsAfter = (write: () => void): unknown => {
+      let parts: unknown;
+      try {
+        db.transaction(() => {
+          write();
+          parts = pending.get(ticket.id);
+          throw new Error("roll back");
+        })();
+      } catch {}
+      return parts;
+    };
+    const setText = db.prepare("UPDATE ticket_texts SET search_text = ? WHERE ticket_id = ?");
+    const retext = (text: string) => () => setText.run(text, ticket.id);
+    assert.equal(partsAfter(retext("renamed\nline one\nline two")), 1);
+    assert.equal(partsAfter(retext("parts\nline one\nline 2")), 2);
+    assert.equal(partsAfter(retext("renamed\nline 1")), 3);
+    assert.equal(partsAfter(retext("parts")), 2, "the body removed");
+    assert.equal(partsAfter(retext("parts\nline one\nline two")), undefined, "nothing changed");
+    const addReference = () =>
+      db
+        .prepare(
+          `INSERT INTO external_references (ticket_id, kind, provider, instance_url, resource_type,
+             project_key, issue_key, display_ref, url, title, search_text, created_at, updated_at)
+           VALUES (?, 'source', 'github', 'https://github.com', 'issue', 'o/r', '1', 'o/r#1',
+             'https://github.com/o/r/issues/1', 't', 'o/r#1', 'x', 'x')`,
+        )
+        .run(ticket.id);
+    assert.equal(partsAfter(addReference), 4);
+    assert.equal(
+      partsAfter(() => {
+        addReference();
+        retext("renamed\nline one\nline two")();
+      }),
+      5,
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+test("migration 007 re-indexes a database indexed by 005, every ticket in parts", async () => {
+  const folder = mkdtempSync(join(tmpdir(), "tack-search-parts-"));
+  try {
+    const dbFile = join(folder, "v6.sqlite");
+    // A database at schema version 6 whose 005 index is complete (one row per ticket).
+    const old = new Database(dbFile);
+    for (const migration of migrations.slice(0, 6)) {
+      if (typeof migration === "string") old.exec(migration);
+      else migration(old, { renderMarkdown: (markdown) => markdown });
+    }
+    old.pragma("user_version = 6");
+    const at = "2024-01-01T00:00:00.000Z";
+    old.exec(`INSERT INTO boards (id, name, position, created_at, updated_at) VALUES (1, 'old', 0, '${at}', '${at}');
+      INSERT INTO lanes (id, board_id, name, position) VALUES (1, 1, 'todo', 0);`);
+    for (let id = 1; id <= 60; id++) {
+      const body = `Kühlschrank number ${id}\nsecond line ${id}`;
+      old
+        .prepare(
+          `INSERT INTO tickets (id, board_id, lane_id, title, position, created_at, updated_at) VALUES (?, 1, 1, ?, ?, '${at}', '${at}')`,
+        )
+        .run(id, `Old ${id}`, id - 1);
+      old
+        .prepare(
+          "INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html) VALUES (?, ?, ?, '')",
+        )
+        .run(id, ticketSearchText(`Old ${id}`, body), body);
+    }
+    old.exec(`INSERT INTO ticket_search (rowid, text) SELECT ticket_id, search_text FROM ticket_texts;
+      DELETE FROM ticket_search_pending;`);
+    old.close();
+
+    const server = await startTestServer({ dbFile });
+    try {
+      const { db } = server.server;
+      const count = (sql: string) => db.prepare(sql).pluck().get() as number;
+      const hits = async (q: string) =>
+        (await ok(server.get(`/api/boards/1/tickets?q=${encodeURIComponent(q)}`))).tickets.length;
+      assert.equal(await hits("kühlschrank number 1"), 11, "1 and 10-19, before indexing");
+      await waitUntil(() => count("SELECT COUNT(*) FROM ticket_search_pending") === 0);
+      assert.equal(count("SELECT COUNT(*) FROM ticket_search_docsize"), 120, "title and body rows");
+      assert.equal(
+        count(
+          "SELECT COUNT(*) FROM ticket_search_docsize WHERE id >> 2 NOT IN (SELECT id FROM tickets)",
+        ),
+        0,
+      );
+      assert.equal(await hits("KÜHLSCHRANK number 1"), 11);
+      assert.equal(await hits("second line 6"), 2, "6 and 60");
+      assert.equal(await hits("old 42"), 1);
+      assert.equal(await hits("2\nsecond"), 6, "across a line break: 2, 12, ..., 52 (scanned)");
     } finally {
       await server.close();
     }

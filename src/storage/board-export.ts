@@ -69,7 +69,7 @@ export function boardImportStore(db: Db) {
   );
   // Before the text rows: the search index triggers skip pending tickets (search-index.ts).
   const deferSearchIndex = db.prepare<[number]>(
-    "INSERT OR IGNORE INTO ticket_search_pending (ticket_id) SELECT id FROM tickets WHERE board_id = ?",
+    "INSERT OR IGNORE INTO ticket_search_pending (ticket_id, parts) SELECT id, 7 FROM tickets WHERE board_id = ?",
   );
   const setParent = db.prepare<[number, number]>(
     "UPDATE tickets SET parent_ticket_id = ? WHERE id = ?",

@@ -1,10 +1,14 @@
 import type { Db } from "./database.js";
-import { DRAIN_PENDING, INDEX_PENDING, UNINDEX_PENDING } from "./migrations/005-search-index.js";
+import {
+  DRAIN_PENDING,
+  INDEX_PENDING,
+  UNINDEX_PENDING,
+} from "./migrations/007-search-index-parts.js";
 
 /**
- * The trigram index of ticket search (migrations/005-search-index.ts). Triggers list every ticket
- * whose searchable text was written as pending; this store rewrites the index rows of pending
- * tickets (domain/search-indexer.ts runs it in the background), and turns a folded query into an
+ * The trigram index of ticket search (migrations/005-search-index.ts, in parts since
+ * 007-search-index-parts.ts). Triggers list every ticket whose searchable text was written as
+ * pending, with the parts that changed; this store rewrites the index rows of those parts (domain/search-indexer.ts runs it in the background), and turns a folded query into an
  * FTS5 match.
  */
 export function searchIndexStore(db: Db) {
@@ -44,6 +48,9 @@ export const TRIGRAM = 3;
 export function trigramMatch(folded: string): string | null {
   const characters = [...folded];
   if (characters.length < TRIGRAM) return null;
+  // The index holds each part of a ticket's text (title, body, references) as its own row, and
+  // the parts meet at line breaks: a query spanning one is found by the scan.
+  if (folded.includes("\n")) return null;
   const terms = new Set<string>();
   for (let start = 0; start + TRIGRAM <= characters.length; start += TRIGRAM) {
     terms.add(characters.slice(start, start + TRIGRAM).join(""));

@@ -2,6 +2,7 @@ import type { Comment } from "../domain/model.js";
 import type { TicketSearch } from "../domain/tickets/ticket-search.js";
 import { type CommentRow, toComment } from "./comments.js";
 import type { Db } from "./database.js";
+import { INDEXED_CANDIDATES } from "./migrations/007-search-index-parts.js";
 import { trigramMatch } from "./search-index.js";
 
 /**
@@ -428,7 +429,7 @@ function usesIndex(search: TicketSearch): boolean {
 }
 
 /** Tickets whose indexed text may contain @match, and every ticket not indexed yet. */
-const INDEX_CANDIDATES = `SELECT rowid FROM ticket_search WHERE ticket_search MATCH @match
+const INDEX_CANDIDATES = `${INDEXED_CANDIDATES}
   UNION ALL SELECT ticket_id FROM ticket_search_pending`;
 
 /**

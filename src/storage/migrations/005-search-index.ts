@@ -16,14 +16,9 @@
  * transaction cost a title PATCH ~0.6-0.8 ms CPU (a new index segment per commit). A board
  * import lists its tickets the same way (storage/board-export.ts), as this migration lists
  * every existing ticket.
+ *
+ * Superseded by 007-search-index-parts.ts (one row per part of a ticket's text); kept as shipped.
  */
-
-/** The folded text of ticket `id` as the index holds it (SQL expression over ticket_texts x). */
-const DOCUMENT = `x.search_text
-  || coalesce((SELECT char(10) || r.search_text FROM remote_links r
-               WHERE r.ticket_id = x.ticket_id), '')
-  || coalesce((SELECT char(10) || group_concat(e.search_text, char(10))
-               FROM external_references e WHERE e.ticket_id = x.ticket_id), '')`;
 
 /**
  * Lists ticket `id` as pending (its index row, if any, may be stale until the indexer rewrites
@@ -84,20 +79,3 @@ CREATE TRIGGER ticket_search_reference_removed AFTER DELETE ON external_referenc
 BEGIN ${defer("OLD.ticket_id")}
 END;
 `;
-
-const PENDING_BATCH = "SELECT ticket_id FROM ticket_search_pending ORDER BY ticket_id LIMIT @limit";
-
-/** Drops the (stale) index rows of up to `limit` pending tickets; then INDEX_PENDING. */
-export const UNINDEX_PENDING = `
-  DELETE FROM ticket_search WHERE rowid IN (${PENDING_BATCH})`;
-
-/** Indexes up to `limit` pending tickets (named parameter @limit); then DRAIN_PENDING. */
-export const INDEX_PENDING = `
-  INSERT INTO ticket_search (rowid, text)
-    SELECT x.ticket_id, ${DOCUMENT} FROM ticket_texts x
-    WHERE x.ticket_id IN (SELECT ticket_id FROM ticket_search_pending ORDER BY ticket_id LIMIT @limit)`;
-
-/** Removes the tickets INDEX_PENDING just indexed from the pending list (same @limit). */
-export const DRAIN_PENDING = `
-  DELETE FROM ticket_search_pending
-  WHERE ticket_id IN (SELECT ticket_id FROM ticket_search_pending ORDER BY ticket_id LIMIT @limit)`;

@@ -5,6 +5,7 @@ import { boardPositionsContiguous } from "./003-board-positions.js";
 import { coordinationSchema } from "./004-coordination.js";
 import { searchIndexSchema } from "./005-search-index.js";
 import { rerenderMarkdown } from "./006-rerender-markdown.js";
+import { searchIndexParts } from "./007-search-index-parts.js";
 
 /**
  * What a migration may need beyond the database: the domain's Markdown renderer, handed in by
@@ -32,4 +33,5 @@ export const migrations: readonly Migration[] = [
   coordinationSchema,
   searchIndexSchema,
   rerenderMarkdown,
+  searchIndexParts,
 ];
