@@ -184,11 +184,19 @@ export function ticketStore(db: Db) {
   const insertActive = insertAt(END_OF_ACTIVE);
   const insertArchived = insertAt(END_OF_LANE);
   const insertText = prepareTextInsert(db);
-  const update = db.prepare(
-    `UPDATE tickets SET lane_id = @laneId, parent_ticket_id = @parentTicketId, title = @title,
-       is_resolved = @isResolved, is_archived = @isArchived, priority = @priority,
+  const updateFields = db.prepare(
+    `UPDATE tickets SET title = @title, is_resolved = @isResolved, priority = @priority,
        updated_at = @updatedAt
      WHERE id = @id`,
+  );
+  // The indexed columns (tickets_by_lane, tickets_by_parent), written only when one of them
+  // changes: an UPDATE that names an indexed column rewrites its index entries even when the
+  // value stays, which made a title edit write three more pages of the log.
+  const updatePlacement = db.prepare(
+    `UPDATE tickets SET lane_id = @laneId, parent_ticket_id = @parentTicketId,
+       is_archived = @isArchived
+     WHERE id = @id AND (lane_id IS NOT @laneId OR parent_ticket_id IS NOT @parentTicketId
+       OR is_archived IS NOT @isArchived)`,
   );
   // A flag or lane change passes the stored texts back unchanged: nothing is written then.
   const updateText = db.prepare(
@@ -320,7 +328,8 @@ export function ticketStore(db: Db) {
 
     update(id: number, ticket: TicketWrite): void {
       const values = { id, ...sqlValues(ticket) };
-      update.run(values);
+      updatePlacement.run(values);
+      updateFields.run(values);
       updateText.run(values);
     },
 
