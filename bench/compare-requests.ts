@@ -7,7 +7,7 @@
  */
 import { checkOut, median, ROOT, removeCheckOut, spread } from "./builds.js";
 import { issueBoardDocument } from "./dataset.js";
-import { Client, printTable, runLoad, scenarioDurationMs, startTack } from "./lib.js";
+import { Client, printTable, runLoad, scenarioDurationMs, startTack, waitForIdle } from "./lib.js";
 import { loadScenarios } from "./scenarios.js";
 
 async function main(): Promise<void> {
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
             laneIds: detail.lanes.map((lane: { id: number }) => lane.id),
             ticketIds: detail.tickets.map((ticket: { id: number }) => ticket.id),
           };
+          await waitForIdle(tack.pid);
           for (const scenario of loadScenarios(board)) {
             if (!wanted.includes(scenario.name)) continue;
             const result = await runLoad(client, tack, scenario, {

@@ -137,6 +137,24 @@ export function cpuMs(pid: number): number | null {
   }
 }
 
+/**
+ * Resolves once the server has used no more than 10 ms of CPU in each of two consecutive 250 ms
+ * windows (at most `maxMs`): after an import, its tickets are indexed for search in the
+ * background, and that work belongs to the import, not to the scenario measured next.
+ */
+export async function waitForIdle(pid: number, maxMs = 30_000): Promise<void> {
+  const deadline = performance.now() + maxMs;
+  let quiet = 0;
+  let last = cpuMs(pid);
+  while (quiet < 2 && last !== null && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = cpuMs(pid);
+    if (now === null) return;
+    quiet = now - last <= 10 ? quiet + 1 : 0;
+    last = now;
+  }
+}
+
 /** VmRSS and VmHWM (the peak) of a process, from /proc/<pid>/status. */
 export function readMemory(pid: number): MemorySample | null {
   let status: string;
@@ -159,9 +177,13 @@ export function readMemory(pid: number): MemorySample | null {
 export interface HttpResult {
   status: number;
   body: any;
-  /** performance.now() when the request started going out, and when the answer began to arrive. */
+  /**
+   * performance.now() when the request started going out, when the answer began to arrive, and
+   * when its last byte arrived (before the client decoded and parsed it).
+   */
   sentAt: number;
   firstByteAt: number;
+  lastByteAt: number;
 }
 
 export interface RequestSpec {
@@ -211,12 +233,13 @@ export class Client {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
           res.on("end", () => {
+            const lastByteAt = performance.now();
             const text = Buffer.concat(chunks).toString("utf8");
             let body: unknown = text;
             if (String(res.headers["content-type"]).startsWith("application/json")) {
               body = JSON.parse(text);
             }
-            resolve({ status: res.statusCode ?? 0, body, sentAt, firstByteAt });
+            resolve({ status: res.statusCode ?? 0, body, sentAt, firstByteAt, lastByteAt });
           });
           res.on("error", reject);
         },
@@ -248,15 +271,21 @@ export class Client {
 }
 
 /**
- * Imports `document` into a server started on `dbFile` and stops it: the database then holds the
- * board for a server started afterwards (under a profiler, say). Returns the import's answer
+ * Imports `document` into a server started on `dbFile`, lets it index the board for search, and
+ * stops it: the database then holds the board for a server started afterwards (under a profiler, say). Returns the import's answer
  * (the BoardDetail JSON, read loosely, as `Client.ok` gives it).
  */
 export async function seedDatabase(dbFile: string, document: unknown): Promise<any> {
   const seeding = await startTack([], undefined, { dbFile, settleMs: 0 });
   const client = new Client(seeding.url, 1);
   try {
-    return await client.ok({ method: "POST", path: "/api/boards/import", body: document }, 201);
+    const answer = await client.ok(
+      { method: "POST", path: "/api/boards/import", body: document },
+      201,
+    );
+    // The database then holds the board indexed for search, as a server that ran a while would.
+    await waitForIdle(seeding.pid);
+    return answer;
   } finally {
     client.close();
     await seeding.stop();

@@ -42,6 +42,7 @@ function headerClient(baseUrl: string) {
           const chunks: Buffer[] = [];
           res.on("data", (chunk: Buffer) => chunks.push(chunk));
           res.on("end", () => {
+            const lastByteAt = performance.now();
             const text = Buffer.concat(chunks).toString("utf8");
             const body =
               text && String(res.headers["content-type"]).includes("json")
@@ -52,6 +53,7 @@ function headerClient(baseUrl: string) {
               body,
               sentAt,
               firstByteAt,
+              lastByteAt,
               etag: res.headers.etag,
             });
           });
