@@ -7,7 +7,15 @@
  */
 import { checkOut, median, ROOT, removeCheckOut, spread } from "./builds.js";
 import { issueBoardDocument } from "./dataset.js";
-import { Client, printTable, runLoad, scenarioDurationMs, startTack, waitForIdle } from "./lib.js";
+import {
+  Client,
+  printTable,
+  runLoad,
+  scenarioDurationMs,
+  scenarioWarmupMs,
+  startTack,
+  waitForIdle,
+} from "./lib.js";
 import { loadScenarios } from "./scenarios.js";
 
 async function main(): Promise<void> {
@@ -47,6 +55,7 @@ async function main(): Promise<void> {
               concurrency: scenario.concurrency ?? 10,
               durationMs: scenarioDurationMs(),
               warmupRequests: 50,
+              warmupMs: scenarioWarmupMs(),
             });
             const key = `${build.name}|${scenario.name}`;
             cpu.set(key, [...(cpu.get(key) ?? []), result.serverCpuMsPerRequest ?? Number.NaN]);

@@ -315,8 +315,15 @@ export interface LoadOptions {
   durationMs: number;
   /** ...or after this many requests, whichever comes first. */
   maxRequests?: number;
-  /** Unmeasured requests first, so JIT and caches settle. */
+  /** Unmeasured requests first, so JIT and caches settle... */
   warmupRequests?: number;
+  /**
+   * ...and for at least this long (default 0). A server's first seconds on a code path are
+   * dearer: V8 compiles it on its helper threads and runs it slower until then (a create cost
+   * ~1.1 ms of CPU in its first 4 s of load and ~0.6 ms from its ninth second; see
+   * docs/performance.md, "fourth pass").
+   */
+  warmupMs?: number;
 }
 
 export interface LoadResult {
@@ -352,10 +359,14 @@ export async function runLoad(
   options: LoadOptions,
 ): Promise<LoadResult> {
   const warmup = options.warmupRequests ?? Math.min(200, options.concurrency * 10);
+  const warmUntil = performance.now() + (options.warmupMs ?? 0);
   let warmed = 0;
-  await inParallel(warmup, options.concurrency, async () => {
-    await client.send(scenario.request(1_000_000_000 + warmed++));
-  });
+  const warmer = async () => {
+    while (warmed < warmup || performance.now() < warmUntil) {
+      await client.send(scenario.request(1_000_000_000 + warmed++));
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, warmer));
 
   const latencies: number[] = [];
   let errors = 0;
@@ -457,6 +468,14 @@ export function isBenchReport(value: unknown): value is BenchReport {
 export function scenarioDurationMs(fallback = 3000): number {
   const fromEnv = Number(process.env.BENCH_DURATION_MS);
   return Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : fallback;
+}
+
+/** Warm-up time per scenario: BENCH_WARMUP_MS, or 2 s. */
+export function scenarioWarmupMs(fallback = 2000): number {
+  const fromEnv = Number(process.env.BENCH_WARMUP_MS);
+  return Number.isFinite(fromEnv) && fromEnv >= 0 && process.env.BENCH_WARMUP_MS !== ""
+    ? fromEnv
+    : fallback;
 }
 
 export function printReport(report: BenchReport): void {

@@ -21,6 +21,7 @@ import {
   printTable,
   runLoad,
   scenarioDurationMs,
+  scenarioWarmupMs,
   startTack,
   type TackProcess,
   waitForIdle,
@@ -234,6 +235,7 @@ async function main(): Promise<void> {
         concurrency: scenario.concurrency ?? 10,
         durationMs: scenarioDurationMs(),
         warmupRequests: scenario.concurrency === 2 ? 4 : 50,
+        warmupMs: scenarioWarmupMs(),
       });
       rows.push(loadRow(result, scenario.cpuTargetMs));
       console.log(`  ${scenario.name}: done`);

@@ -24,6 +24,7 @@ import {
   readMemory,
   runLoad,
   scenarioDurationMs,
+  scenarioWarmupMs,
   startTack,
   waitForIdle,
 } from "./lib.js";
@@ -165,7 +166,12 @@ async function main(): Promise<void> {
             client,
             server,
             { name, request: (i) => server.request(name, i) },
-            { concurrency: 10, durationMs: scenarioDurationMs(), warmupRequests: 200 },
+            {
+              concurrency: 10,
+              durationMs: scenarioDurationMs(),
+              warmupRequests: 200,
+              warmupMs: scenarioWarmupMs(),
+            },
           );
           if (result.errors > 0) throw new Error(`${contender.name} ${name}: ${result.firstError}`);
           const key = `${contender.name}|${name}`;

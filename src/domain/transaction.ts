@@ -65,19 +65,21 @@ export interface TransactionHooks {
  */
 export function createTransact(db: Db, bus: BoardEventBus, hooks: TransactionHooks = {}): Transact {
   let active: BoardChanges | null = null;
+  // Made once: better-sqlite3 builds a wrapper and its variants on every db.transaction() call.
+  const inTransaction = db.transaction(
+    (work: (changes: BoardChanges) => unknown, changes: BoardChanges) => {
+      const value = work(changes);
+      hooks.beforeCommit?.(changes);
+      return value;
+    },
+  ).immediate;
   return <T>(work: (changes: BoardChanges) => T): T => {
     if (active) return work(active);
     const changes = new BoardChanges();
     active = changes;
     let result: T;
     try {
-      result = db
-        .transaction(() => {
-          const value = work(changes);
-          hooks.beforeCommit?.(changes);
-          return value;
-        })
-        .immediate();
+      result = inTransaction(work, changes) as T;
     } finally {
       active = null;
     }
