@@ -100,3 +100,28 @@ test("a process exits on its own after a parallel render (idle workers hold noth
   );
   assert.equal(stdout.trim(), "1000 true");
 });
+
+test("the workers stop once no render has used them for a while, and a later render starts them again", async () => {
+  const idle = pool({ workerCount: 1, idleStopMs: 200 });
+  const sources = bodies(600);
+  const expected = renderMarkdownMany(sources);
+  assert.deepEqual(await idle.render(sources), expected);
+  assert.equal(idle.workerThreads, 1, "kept right after a render");
+  await waitUntil(() => idle.workerThreads === 0);
+  const before = idle.batches.workers;
+  // The next render starts a worker again; it may be slower to start than the main thread is to
+  // finish, so render until it has taken a batch (each render gives the same HTML either way).
+  const deadline = Date.now() + 30_000;
+  do assert.deepEqual(await idle.render(sources), expected);
+  while (idle.batches.workers === before && Date.now() < deadline);
+  assert.ok(idle.batches.workers > before, "a worker rendered again");
+});
+
+/** Polls (no timing assertion: only a guard against waiting forever). */
+async function waitUntil(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!condition()) {
+    assert.ok(Date.now() < deadline, "gave up waiting");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

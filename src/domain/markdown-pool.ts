@@ -10,8 +10,11 @@
 // Workers are started on first use (the first large import), never at boot: a warm-up at start
 // once rendered 2,000 sample bodies on every thread, and for two seconds after `tack serve`
 // started every request waited 60-500 ms behind it (docs/performance.md). They are kept for
-// later renders, and unref'd so they never keep the process alive. A worker that fails is
-// replaced at the next render.
+// later renders while renders keep coming, and stopped once none has come for IDLE_STOP_MS:
+// a worker's heap holds ~140 MiB after rendering a 5,000-ticket document, which the server
+// would otherwise keep for the rest of its life (docs/performance.md, "fourth pass"). They are
+// unref'd so they never keep the process alive. A worker that fails is replaced at the next
+// render.
 
 import { availableParallelism } from "node:os";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
@@ -29,24 +32,33 @@ import type { RenderedBatch, RenderJobMessage, WorkerMessage } from "./markdown-
 const BATCH_SIZE = 100;
 /** Below this many distinct bodies, messaging workers costs more than it saves. */
 const PARALLEL_FROM = 4 * BATCH_SIZE;
+/** The workers stop when no render has used them for this long. */
+const IDLE_STOP_MS = 10_000;
 
 export interface RenderPoolOptions {
   /** Worker threads besides the main thread. Default: one per core beyond the first, at most 3. */
   workerCount?: number;
   /** The worker script; tests swap in failing ones. Default: markdown-worker beside this file. */
   workerEntry?: URL;
+  /** Stop the workers after this long without a render (default 10 s). */
+  idleStopMs?: number;
 }
 
 export class MarkdownRenderPool {
   private readonly workerCount: number;
   private readonly workerEntry: URL;
+  private readonly idleStopMs: number;
   private workers: RenderWorker[] = [];
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** Parallel renders under way; the idle countdown starts when the last one ends. */
+  private running = 0;
   /** Batches rendered by each side since the pool was made, to show the work is shared. */
   readonly batches = { mainThread: 0, workers: 0 };
 
   constructor(options: RenderPoolOptions = {}) {
     this.workerCount = options.workerCount ?? Math.max(1, Math.min(3, availableParallelism() - 1));
     this.workerEntry = options.workerEntry ?? defaultWorkerEntry();
+    this.idleStopMs = options.idleStopMs ?? IDLE_STOP_MS;
   }
 
   /** Renders every source (in order, each distinct one once), using workers for large sets. */
@@ -55,9 +67,18 @@ export class MarkdownRenderPool {
     if (distinct.length < PARALLEL_FROM || this.workerCount === 0) {
       return renderMarkdownMany(sources);
     }
+    clearTimeout(this.idleTimer);
+    this.running++;
     const job = new RenderJob(distinct, this.liveWorkers(), this.batches);
-    const html = await job.run();
-    return sources.map((source) => html.get(source) as string);
+    try {
+      const html = await job.run();
+      return sources.map((source) => html.get(source) as string);
+    } finally {
+      if (--this.running === 0) {
+        this.idleTimer = setTimeout(() => void this.close(), this.idleStopMs);
+        this.idleTimer.unref();
+      }
+    }
   }
 
   /** Worker threads running now: none until a render needs them (nothing is started at boot). */
@@ -65,8 +86,9 @@ export class MarkdownRenderPool {
     return this.workers.filter((worker) => !worker.failed).length;
   }
 
-  /** Stops the workers (tests; a server process just exits, the workers being unref'd). */
+  /** Stops the workers (after IDLE_STOP_MS without a render, and in tests); a later render starts them again. */
   async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
     const stopping = this.workers.map((worker) => worker.terminate());
     this.workers = [];
     await Promise.all(stopping);
