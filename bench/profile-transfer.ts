@@ -1,9 +1,9 @@
 /**
- * `node --import tsx bench/profile-transfer.ts <export|import> [rounds]`: a CPU profile of the
- * server during whole-board exports (each after a comment, so none is answered from the cache)
- * or 5,000-ticket imports. Seeds the board on an unprofiled server, restarts tack on that
- * database under `node --cpu-prof`, prints wall and server CPU per round and the summary; the
- * .cpuprofile stays in bench/profiles/ for a flame graph.
+ * `node --import tsx bench/profile-transfer.ts <export|import> [rounds] [tickets]`: a CPU profile
+ * of the server during whole-board exports (each after a comment, so none is answered from the
+ * cache) or imports of a board of `tickets` (default 5,000). Seeds the board on an unprofiled
+ * server, restarts tack on that database under `node --cpu-prof`, prints wall and server CPU per
+ * round and the summary; the .cpuprofile stays in bench/profiles/ for a flame graph.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,10 +17,14 @@ import { summarizeProfile } from "./profile-summary.js";
 const PROFILES = fileURLToPath(new URL("./profiles/", import.meta.url));
 
 async function main(): Promise<void> {
-  const [mode = "export", roundsArgument = "5"] = process.argv.slice(2);
-  if (mode !== "export" && mode !== "import") throw new Error("usage: <export|import> [rounds]");
+  const [mode = "export", roundsArgument = "5", ticketsArgument = "5000"] = process.argv.slice(2);
+  if (mode !== "export" && mode !== "import") {
+    throw new Error("usage: <export|import> [rounds] [tickets]");
+  }
   const rounds = Number(roundsArgument);
-  const document = issueBoardDocument({ tickets: 5000, comments: 12000 });
+  const tickets = Number(ticketsArgument);
+  // The bench's shape: 2.4 comments per ticket (5,000 + 12,000; 20,000 + 50,000 is 2.5).
+  const document = issueBoardDocument({ tickets, comments: Math.round(tickets * 2.4) });
   const folder = mkdtempSync(join(tmpdir(), "tack-profile-"));
   const dbFile = join(folder, "tack.sqlite");
   try {
