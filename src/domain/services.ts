@@ -16,7 +16,7 @@ import type { RemoteAccess } from "./remote-tracking/remote-tracking.js";
 import { searchIndexer } from "./search-indexer.js";
 import { claimSettlement } from "./tickets/ticket-claims.js";
 import { createTicketServices } from "./tickets/ticket-services.js";
-import { createTransact } from "./transaction.js";
+import { createRead, createTransact } from "./transaction.js";
 import { boardExporter } from "./transfer/board-export.js";
 import { boardImporter } from "./transfer/board-import.js";
 
@@ -48,7 +48,7 @@ export function createServices(
   const boards = boardService(stores, transact);
   const lanes = laneService(stores, boards, transact);
   const boardTags = tagService(stores, boards, activity, transact);
-  const ticketFamily = createTicketServices(stores, boards, activity, transact);
+  const ticketFamily = createTicketServices(stores, boards, activity, transact, createRead(db));
   const ticketDeps = { tickets: ticketFamily.tickets, activity };
   const ticketExtras = {
     comments: commentService(stores, ticketDeps, transact),

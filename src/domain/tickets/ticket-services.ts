@@ -1,7 +1,7 @@
 import type { Stores } from "../../storage/index.js";
 import type { ActivityRecorder } from "../activity.js";
 import type { BoardService } from "../boards/boards.js";
-import type { Transact } from "../transaction.js";
+import type { Read, Transact } from "../transaction.js";
 import { ticketBulkService } from "./ticket-bulk.js";
 import { ticketClaimService } from "./ticket-claims.js";
 import { ticketEdits } from "./ticket-edits.js";
@@ -18,9 +18,10 @@ export function createTicketServices(
   boards: Pick<BoardService, "require">,
   activity: ActivityRecorder,
   transact: Transact,
+  read: Read,
 ) {
   const lanes = ticketLanes(stores);
-  const views = ticketViews(stores);
+  const views = ticketViews(stores, read);
   const edits = ticketEdits(stores, ticketLinkRules(stores), lanes, activity);
   const moves = ticketMoves(stores, { lanes, edits, activity });
   return {

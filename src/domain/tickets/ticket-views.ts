@@ -14,6 +14,7 @@ import type {
   TicketRemoteSummary,
   TicketSummary,
 } from "../model.js";
+import type { Read } from "../transaction.js";
 import { claimView } from "./ticket-claims.js";
 
 export interface TicketRelations {
@@ -68,6 +69,7 @@ export function ticketViews(
     | "remoteLinks"
     | "ticketClaims"
   >,
+  read: Read,
 ) {
   const { tickets, ticketRelations } = stores;
 
@@ -234,13 +236,15 @@ export function ticketViews(
      * tickets, highest priority first, board order otherwise (the ready queue's order).
      */
     list(boardId: number, filter: TicketListFilter, ready?: ReadonlySet<number>): TicketSummary[] {
-      const board = boardOf(boardId);
-      let rows = tickets.list(boardId, filter);
-      if (ready) {
-        // Array sort is stable: within a priority the board order stays.
-        rows = rows.filter((row) => ready.has(row.id)).sort((a, b) => b.priority - a.priority);
-      }
-      return summariesFromRows(board, rows);
+      return read(() => {
+        const board = boardOf(boardId);
+        let rows = tickets.list(boardId, filter);
+        if (ready) {
+          // Array sort is stable: within a priority the board order stays.
+          rows = rows.filter((row) => ready.has(row.id)).sort((a, b) => b.priority - a.priority);
+        }
+        return summariesFromRows(board, rows);
+      });
     },
 
     /** Summaries of tickets of one board in the order of `ids` (bulk responses). */
@@ -255,27 +259,31 @@ export function ticketViews(
 
     /** The full Ticket; NotFound when it does not exist. */
     ticket(ticketId: number): Ticket {
-      const record = tickets.get(ticketId);
-      if (!record) throw new NotFound("ticket not found");
-      const board = boardOf(record.boardId);
-      const neighbours = ticketRelations.neighbours(ticketId);
-      const links = linksOfOne(ticketId, neighbours);
-      const relations = relationsFromRows(board, neighbours);
-      return {
-        ...core(board, record, links, stores.externalReferences.listByTicket(ticketId)),
-        bodyMarkdown: record.bodyMarkdown,
-        bodyHtml: record.bodyHtml,
-        comments: stores.comments.listByTicket(ticketId),
-        ...relations,
-        remote: stores.remoteLinks.get(ticketId),
-      };
+      return read(() => {
+        const record = tickets.get(ticketId);
+        if (!record) throw new NotFound("ticket not found");
+        const board = boardOf(record.boardId);
+        const neighbours = ticketRelations.neighbours(ticketId);
+        const links = linksOfOne(ticketId, neighbours);
+        const relations = relationsFromRows(board, neighbours);
+        return {
+          ...core(board, record, links, stores.externalReferences.listByTicket(ticketId)),
+          bodyMarkdown: record.bodyMarkdown,
+          bodyHtml: record.bodyHtml,
+          comments: stores.comments.listByTicket(ticketId),
+          ...relations,
+          remote: stores.remoteLinks.get(ticketId),
+        };
+      });
     },
 
     /** Parent, children, blockers, blockedBy and related of a ticket. */
     relations(ticketId: number): TicketRelations {
-      const record = tickets.get(ticketId);
-      if (!record) throw new NotFound("ticket not found");
-      return relationsFromRows(boardOf(record.boardId), ticketRelations.neighbours(ticketId));
+      return read(() => {
+        const record = tickets.get(ticketId);
+        if (!record) throw new NotFound("ticket not found");
+        return relationsFromRows(boardOf(record.boardId), ticketRelations.neighbours(ticketId));
+      });
     },
 
     /**
@@ -283,45 +291,50 @@ export function ticketViews(
      * built in memory from the board's rows: links never cross boards.
      */
     boardTickets(boardId: number, options: { includeArchived: boolean }): Ticket[] {
-      const board = boardOf(boardId);
-      const records = tickets.recordsOfBoard(boardId, options.includeArchived);
-      const ids = records.map((record) => record.id);
-      const all = new Map(tickets.rowsOfBoard(boardId).map((row) => [row.id, row]));
-      const links = linksOf(boardId, ids);
-      const blocked = ticketRelations.blockedIds(ids);
-      const comments = tickets.commentsOfBoard(boardId);
-      const external = stores.externalReferences.groupedByBoard(boardId);
-      const remotes = stores.remoteLinks.byBoard(boardId);
-      const childrenOf = new Map<number, TicketRow[]>();
-      for (const row of all.values()) {
-        if (row.parentTicketId === null) continue;
-        const list = childrenOf.get(row.parentTicketId);
-        if (list) list.push(row);
-        else childrenOf.set(row.parentTicketId, [row]);
-      }
-      const relationsTo = (list: Iterable<number | TicketRow>) =>
-        [...list]
-          .map((item) => (typeof item === "number" ? all.get(item) : item))
-          .filter((row): row is TicketRow => row !== undefined)
-          .map((row) => relation(board, row))
-          .sort(byPriority);
-      return records.map((record) => {
-        const parent = record.parentTicketId === null ? undefined : all.get(record.parentTicketId);
-        return {
-          ...core(board, record, links, external.get(record.id) ?? []),
-          bodyMarkdown: record.bodyMarkdown,
-          bodyHtml: record.bodyHtml,
-          comments: comments.get(record.id) ?? [],
-          parent: parent ? relation(board, parent) : null,
-          children: relationsTo(childrenOf.get(record.id) ?? []),
-          blockers: relationsTo(links.blockerIds.get(record.id) ?? []),
-          blockedBy: relationsTo(blocked.get(record.id) ?? []),
-          related: relationsTo(links.relatedIds.get(record.id) ?? []),
-          remote: remotes.get(record.id) ?? null,
-        };
-      });
+      return read(() => boardTicketsNow(boardId, options));
     },
   };
+
+  /** `boardTickets`' work, run in its snapshot. */
+  function boardTicketsNow(boardId: number, options: { includeArchived: boolean }): Ticket[] {
+    const board = boardOf(boardId);
+    const records = tickets.recordsOfBoard(boardId, options.includeArchived);
+    const ids = records.map((record) => record.id);
+    const all = new Map(tickets.rowsOfBoard(boardId).map((row) => [row.id, row]));
+    const links = linksOf(boardId, ids);
+    const blocked = ticketRelations.blockedIds(ids);
+    const comments = tickets.commentsOfBoard(boardId);
+    const external = stores.externalReferences.groupedByBoard(boardId);
+    const remotes = stores.remoteLinks.byBoard(boardId);
+    const childrenOf = new Map<number, TicketRow[]>();
+    for (const row of all.values()) {
+      if (row.parentTicketId === null) continue;
+      const list = childrenOf.get(row.parentTicketId);
+      if (list) list.push(row);
+      else childrenOf.set(row.parentTicketId, [row]);
+    }
+    const relationsTo = (list: Iterable<number | TicketRow>) =>
+      [...list]
+        .map((item) => (typeof item === "number" ? all.get(item) : item))
+        .filter((row): row is TicketRow => row !== undefined)
+        .map((row) => relation(board, row))
+        .sort(byPriority);
+    return records.map((record) => {
+      const parent = record.parentTicketId === null ? undefined : all.get(record.parentTicketId);
+      return {
+        ...core(board, record, links, external.get(record.id) ?? []),
+        bodyMarkdown: record.bodyMarkdown,
+        bodyHtml: record.bodyHtml,
+        comments: comments.get(record.id) ?? [],
+        parent: parent ? relation(board, parent) : null,
+        children: relationsTo(childrenOf.get(record.id) ?? []),
+        blockers: relationsTo(links.blockerIds.get(record.id) ?? []),
+        blockedBy: relationsTo(blocked.get(record.id) ?? []),
+        related: relationsTo(links.relatedIds.get(record.id) ?? []),
+        remote: remotes.get(record.id) ?? null,
+      };
+    });
+  }
 }
 
 export type TicketViews = ReturnType<typeof ticketViews>;
