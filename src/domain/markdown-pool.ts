@@ -86,7 +86,10 @@ export class MarkdownRenderPool {
     return this.workers.filter((worker) => !worker.failed).length;
   }
 
-  /** Stops the workers (after IDLE_STOP_MS without a render, and in tests); a later render starts them again. */
+  /**
+   * Stops the workers (after IDLE_STOP_MS without a render, and in tests); a later render starts
+   * them again.
+   */
   async close(): Promise<void> {
     clearTimeout(this.idleTimer);
     const stopping = this.workers.map((worker) => worker.terminate());

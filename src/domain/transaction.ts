@@ -66,7 +66,7 @@ export interface TransactionHooks {
 export function createTransact(db: Db, bus: BoardEventBus, hooks: TransactionHooks = {}): Transact {
   let active: BoardChanges | null = null;
   // Made once: better-sqlite3 builds a wrapper and its variants on every db.transaction() call.
-  const inTransaction = db.transaction(
+  const runImmediate = db.transaction(
     (work: (changes: BoardChanges) => unknown, changes: BoardChanges) => {
       const value = work(changes);
       hooks.beforeCommit?.(changes);
@@ -79,7 +79,7 @@ export function createTransact(db: Db, bus: BoardEventBus, hooks: TransactionHoo
     active = changes;
     let result: T;
     try {
-      result = inTransaction(work, changes) as T;
+      result = runImmediate(work, changes) as T;
     } finally {
       active = null;
     }
