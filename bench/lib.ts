@@ -272,8 +272,9 @@ export class Client {
 
 /**
  * Imports `document` into a server started on `dbFile`, lets it index the board for search, and
- * stops it: the database then holds the board for a server started afterwards (under a profiler, say). Returns the import's answer
- * (the BoardDetail JSON, read loosely, as `Client.ok` gives it).
+ * stops it: the database then holds the board for a server started afterwards (under a
+ * profiler, say). Returns the import's answer (the BoardDetail JSON, read loosely, as
+ * `Client.ok` gives it).
  */
 export async function seedDatabase(dbFile: string, document: unknown): Promise<any> {
   const seeding = await startTack([], undefined, { dbFile, settleMs: 0 });
