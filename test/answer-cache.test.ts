@@ -35,3 +35,21 @@ test("the cache stays within its bound, oldest answers out first", () => {
   assert.equal(cache.get("8", '"t"'), undefined);
   assert.equal(cache.get("7", '"t"'), answer);
 });
+
+test("admitOnRepeat keeps an answer from the second time its key and tag are answered", () => {
+  const cache = new AnswerCache(1024 * 1024, { admitOnRepeat: true });
+  cache.set("ticket:1", '"v1"', "first");
+  assert.equal(cache.get("ticket:1", '"v1"'), undefined, "not kept the first time");
+  cache.set("ticket:1", '"v1"', "first");
+  assert.equal(cache.get("ticket:1", '"v1"'), "first", "kept the second time");
+  // A new tag starts over: once seen, kept the time after.
+  cache.set("ticket:1", '"v2"', "second");
+  assert.equal(cache.get("ticket:1", '"v2"'), undefined);
+  cache.set("ticket:1", '"v2"', "second");
+  assert.equal(cache.get("ticket:1", '"v2"'), "second");
+  // A key answered once among many others is still remembered, within the bound.
+  cache.set("ticket:2", '"v1"', "two");
+  for (let key = 3; key < 1000; key++) cache.set(`ticket:${key}`, '"v1"', "x");
+  cache.set("ticket:2", '"v1"', "two");
+  assert.equal(cache.get("ticket:2", '"v1"'), "two");
+});

@@ -72,10 +72,18 @@ export const ifMatchOf = (request: FastifyRequest): "*" | string[] | undefined =
  */
 const KEEP_AS_TEXT_BELOW = 64 * 1024;
 
+/** How many keys an `admitOnRepeat` cache remembers having answered once. */
+const SEEN_KEYS = 16_384;
+
 /**
  * Serialized answers by key, each valid for one entity tag; bounded in total bytes. Large ones
  * are kept as UTF-8 buffers: sending one is a copy to the socket, with no string flattening or
  * encoding per read.
+ *
+ * With `admitOnRepeat`, an answer is kept only when the same key and tag are answered a second
+ * time: a client reading every ticket of a board once (an agent going through it, the bench)
+ * would otherwise push out the tickets a UI keeps asking for, and make the garbage collector
+ * promote and drop one answer per request (docs/performance.md, "fourth pass").
  */
 export class AnswerCache {
   private readonly entries = new Map<
@@ -83,8 +91,13 @@ export class AnswerCache {
     { tag: string; body: string | Buffer; bytes: number }
   >();
   private size = 0;
+  /** Keys answered once, with the tag they had (admitOnRepeat only); oldest first. */
+  private readonly seen = new Map<string, string>();
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    private readonly options: { admitOnRepeat?: boolean } = {},
+  ) {}
 
   get(key: string, tag: string): string | Buffer | undefined {
     const entry = this.entries.get(key);
@@ -96,7 +109,7 @@ export class AnswerCache {
     const body = text.length < KEEP_AS_TEXT_BELOW ? text : Buffer.from(text, "utf8");
     // A string's UTF-16 size bounds its UTF-8 one closely enough for a memory bound.
     const bytes = typeof body === "string" ? body.length * 2 : body.length;
-    if (bytes > this.maxBytes) return body;
+    if (bytes > this.maxBytes || !this.admits(key, tag)) return body;
     this.delete(key);
     this.entries.set(key, { tag, body, bytes });
     this.size += bytes;
@@ -106,6 +119,22 @@ export class AnswerCache {
       this.delete(oldest);
     }
     return body;
+  }
+
+  /** Whether to keep this answer: always, or (admitOnRepeat) on its second time. */
+  private admits(key: string, tag: string): boolean {
+    if (!this.options.admitOnRepeat) return true;
+    const before = this.seen.get(key);
+    this.seen.delete(key);
+    if (before === tag) return true;
+    this.seen.set(key, tag);
+    if (this.seen.size > SEEN_KEYS) {
+      for (const [oldest] of this.seen) {
+        this.seen.delete(oldest);
+        break;
+      }
+    }
+    return false;
   }
 
   private delete(key: string): void {

@@ -36,7 +36,9 @@ export function ticketRoutes(
   const { tickets, ticketPositions, ticketMoves, entityTags } = services;
   // Serialized answers of unchanged boards and tickets (conditional-requests.ts), in bytes.
   const lists = new AnswerCache(24 * 1024 * 1024);
-  const details = new AnswerCache(8 * 1024 * 1024);
+  // A ticket's answer is kept from its second request on (one read of every ticket would
+  // otherwise replace the tickets that are read again and again).
+  const details = new AnswerCache(8 * 1024 * 1024, { admitOnRepeat: true });
 
   app.get(
     "/api/boards/:boardId/tickets",
