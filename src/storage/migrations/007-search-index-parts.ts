@@ -42,6 +42,21 @@ const defer = (id: string, parts: string) => `
   ON CONFLICT (ticket_id) DO UPDATE SET parts = parts | excluded.parts
     WHERE parts | excluded.parts <> parts;`;
 
+/** The triggers listing part 2 (references) when a row of `table` is added, changed or removed. */
+const referencePartTriggers = (name: string, table: string) => `
+CREATE TRIGGER ticket_search_${name}_added AFTER INSERT ON ${table}
+BEGIN ${defer("NEW.ticket_id", "4")}
+END;
+
+CREATE TRIGGER ticket_search_${name}_changed AFTER UPDATE OF search_text ON ${table}
+WHEN OLD.search_text IS NOT NEW.search_text
+BEGIN ${defer("NEW.ticket_id", "4")}
+END;
+
+CREATE TRIGGER ticket_search_${name}_removed AFTER DELETE ON ${table}
+BEGIN ${defer("OLD.ticket_id", "4")}
+END;`;
+
 const changedParts = `(${head("OLD.search_text")} IS NOT ${head("NEW.search_text")})
     | ((${tail("OLD.search_text")} IS NOT ${tail("NEW.search_text")}) << 1)`;
 
@@ -84,32 +99,8 @@ BEGIN
   WHERE rowid IN (OLD.ticket_id * 4, OLD.ticket_id * 4 + 1, OLD.ticket_id * 4 + 2);
 END;
 
-CREATE TRIGGER ticket_search_link_added AFTER INSERT ON remote_links
-BEGIN ${defer("NEW.ticket_id", "4")}
-END;
-
-CREATE TRIGGER ticket_search_link_changed AFTER UPDATE OF search_text ON remote_links
-WHEN OLD.search_text IS NOT NEW.search_text
-BEGIN ${defer("NEW.ticket_id", "4")}
-END;
-
-CREATE TRIGGER ticket_search_link_removed AFTER DELETE ON remote_links
-BEGIN ${defer("OLD.ticket_id", "4")}
-END;
-
-CREATE TRIGGER ticket_search_reference_added AFTER INSERT ON external_references
-BEGIN ${defer("NEW.ticket_id", "4")}
-END;
-
-CREATE TRIGGER ticket_search_reference_changed AFTER UPDATE OF search_text ON external_references
-WHEN OLD.search_text IS NOT NEW.search_text
-BEGIN ${defer("NEW.ticket_id", "4")}
-END;
-
-CREATE TRIGGER ticket_search_reference_removed AFTER DELETE ON external_references
-BEGIN ${defer("OLD.ticket_id", "4")}
-END;
-`;
+${referencePartTriggers("link", "remote_links")}
+${referencePartTriggers("reference", "external_references")}`;
 
 /** The pending tickets of one indexing step, lowest ids first (named parameter @limit). */
 const BATCH = "SELECT ticket_id, parts FROM ticket_search_pending ORDER BY ticket_id LIMIT @limit";
