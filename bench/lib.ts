@@ -97,11 +97,15 @@ export async function startTack(
   };
 }
 
-function startLine(child: ChildProcess): Promise<string> {
+/**
+ * The URL a server child process prints in its `listening on <url>` line (tack's start line, and
+ * bench/floor-server.ts's); rejects with its stderr if it exits or takes too long first.
+ */
+export function startLine(child: ChildProcess): Promise<string> {
   return new Promise((resolve, reject) => {
     let stdout = "";
     let stderr = "";
-    const timer = setTimeout(() => fail("tack did not start in time"), START_TIMEOUT_MS);
+    const timer = setTimeout(() => fail("the server did not start in time"), START_TIMEOUT_MS);
     const fail = (reason: string) => {
       clearTimeout(timer);
       child.kill("SIGKILL");
@@ -110,7 +114,7 @@ function startLine(child: ChildProcess): Promise<string> {
     child.stderr?.setEncoding("utf8").on("data", (text: string) => {
       stderr += text;
     });
-    child.once("exit", (code) => fail(`tack exited with ${code} before starting`));
+    child.once("exit", (code) => fail(`the server exited with ${code} before starting`));
     child.stdout?.setEncoding("utf8").on("data", function onData(text: string) {
       stdout += text;
       const match = /listening on (http:\/\/\S+)/.exec(stdout);

@@ -10,7 +10,7 @@
  * commit fsyncs on the event loop) and `floor, unrendered` (no Markdown rendering: what is left
  * of HTTP, validation, two statements, a commit and the answer).
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +25,7 @@ import {
   runLoad,
   scenarioDurationMs,
   scenarioWarmupMs,
+  startLine,
   startTack,
   waitForIdle,
 } from "./lib.js";
@@ -87,9 +88,9 @@ async function startFloor(args: readonly string[]): Promise<Server> {
       ...args,
       join(folder, "floor.sqlite"),
     ],
-    { stdio: ["ignore", "pipe", "inherit"] },
+    { stdio: ["ignore", "pipe", "pipe"] },
   );
-  const url = await listening(child);
+  const url = await startLine(child);
   const pid = child.pid as number;
   const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
   return {
@@ -103,21 +104,6 @@ async function startFloor(args: readonly string[]): Promise<Server> {
       rmSync(folder, { recursive: true, force: true });
     },
   };
-}
-
-function listening(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let text = "";
-    child.once("exit", (code) => reject(new Error(`floor server exited with ${code}`)));
-    child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
-      text += chunk;
-      const match = /listening on (\S+)/.exec(text);
-      if (match) {
-        child.removeAllListeners("exit");
-        resolve(match[1] as string);
-      }
-    });
-  });
 }
 
 async function startTackOnBoard(): Promise<Server> {

@@ -358,15 +358,18 @@ test("a write lists only the parts of a ticket's text that changed: title 1, bod
     await waitUntil(() => pending.get(ticket.id) === undefined);
     // Written and read back in one synchronous transaction, rolled back: the background indexer
     // cannot run in between.
+    const rollBack = new Error("roll back");
     const partsAfter = (write: () => void): unknown => {
       let parts: unknown;
       try {
         db.transaction(() => {
           write();
           parts = pending.get(ticket.id);
-          throw new Error("roll back");
+          throw rollBack;
         })();
-      } catch {}
+      } catch (error) {
+        if (error !== rollBack) throw error;
+      }
       return parts;
     };
     const setText = db.prepare("UPDATE ticket_texts SET search_text = ? WHERE ticket_id = ?");

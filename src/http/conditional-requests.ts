@@ -109,8 +109,9 @@ export class AnswerCache {
     const body = text.length < KEEP_AS_TEXT_BELOW ? text : Buffer.from(text, "utf8");
     // A string's UTF-16 size bounds its UTF-8 one closely enough for a memory bound.
     const bytes = typeof body === "string" ? body.length * 2 : body.length;
-    if (bytes > this.maxBytes || !this.admits(key, tag)) return body;
+    // Whatever was kept under this key answered an older tag: it can never be sent again.
     this.delete(key);
+    if (bytes > this.maxBytes || !this.admits(key, tag)) return body;
     this.entries.set(key, { tag, body, bytes });
     this.size += bytes;
     // Oldest first out (Map keeps insertion order; a refreshed entry moves to the end).
