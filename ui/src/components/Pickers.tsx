@@ -155,6 +155,7 @@ function FilteredTicketPicker(props: {
     .slice(0, 30);
   return (
     <div
+      class="ticket-picker"
       onInput={(event) => {
         query.value = (event.target as HTMLInputElement).value;
       }}
