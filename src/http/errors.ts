@@ -7,19 +7,22 @@ import { describeValidationError } from "./validation.js";
  * class or Fastify code implies; 5xx details go to the log, never to the client.
  */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const { status, message } = classify(error);
-    if (status >= 500) {
-      request.log.error({ err: error }, "request failed");
-    }
-    return reply.status(status).send({ error: message });
-  });
+  app.setErrorHandler(answerError);
 
   app.setNotFoundHandler((request, reply) => {
     return reply
       .status(404)
       .send({ error: `no route for ${request.method} ${request.url.split("?")[0]}` });
   });
+}
+
+/** Answers a failure with `{ "error": "..." }`; routes with their own 400 shape fall back to it. */
+export function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const { status, message } = classifyError(error);
+  if (status >= 500) {
+    request.log.error({ err: error }, "request failed");
+  }
+  return reply.status(status).send({ error: message });
 }
 
 /** Client-side failures raised by Fastify itself, and what we tell the client. */
@@ -33,7 +36,8 @@ const FASTIFY_CLIENT_ERRORS: Record<string, [number, string]> = {
   FST_ERR_ASYNC_CONSTRAINT: [400, "request could not be routed"],
 };
 
-function classify(error: FastifyError): { status: number; message: string } {
+/** The status and client-facing sentence of a failure (5xx details stay out of it). */
+export function classifyError(error: FastifyError): { status: number; message: string } {
   if (error instanceof DomainError) return { status: error.status, message: error.message };
   if (error.validation) {
     return {

@@ -232,13 +232,39 @@ describe("POST /api/remote-diagnostics: failures are 400 with a result", () => {
     });
   });
 
-  test("a malformed request body is the usual error shape", async () => {
-    assertError(await diagnose({}), 400, "provider is required");
-    assertError(
-      await diagnose({ provider: "github", issueKey: 5 }),
-      400,
-      "issueKey must be a string",
+  test("a request that cannot be read is a result too: no string provider, a malformed field", async () => {
+    const noProvider = { provider: "", hasCredential: false, status: "unsupported_provider" };
+    assertFailed(await diagnose({}), { ...noProvider, message: "provider is required" });
+    assertFailed(await diagnose({ provider: 42 }), {
+      ...noProvider,
+      message: "provider must be a string",
+    });
+    assertFailed(
+      await diagnose({ provider: null, url: "https://github.com/octo/hello/issues/1" }),
+      {
+        ...noProvider,
+        message: "provider must be a string",
+      },
     );
+    assertFailed(await diagnose({ provider: "github", issueKey: 5 }), {
+      provider: "github",
+      hasCredential: false,
+      status: "error",
+      message: "issueKey must be a string",
+    });
+    assertFailed(await diagnose([{ provider: "github" }]), {
+      ...noProvider,
+      message: "request body must be a JSON object",
+    });
+    assertFailed(await diagnose('{"provider": "github",'), {
+      ...noProvider,
+      message: "request body is not valid JSON",
+    });
+  });
+
+  test("statuses other than 400 keep the error shape", async () => {
+    const tooLarge = { provider: "github", url: "x".repeat(1024 * 1024) };
+    assertError(await diagnose(tooLarge), 413, "request body is too large");
   });
 
   test("no result ever contains a token", () => {

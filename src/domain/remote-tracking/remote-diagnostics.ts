@@ -150,6 +150,26 @@ export function remoteDiagnosticsService(remote: RemoteAccess) {
 
 export type RemoteDiagnosticsService = ReturnType<typeof remoteDiagnosticsService>;
 
+/**
+ * The result a request that could not even be read answers with (API.md, Errors: every 400 of
+ * this endpoint is a RemoteDiagnosticResult, docs/decisions.md). Without a string `provider`
+ * there is no provider to check: `unsupported_provider` with an empty `provider`. Any other
+ * malformed field (or a body that is not a JSON object) is `error`, naming the field.
+ */
+export function unreadableDiagnosticRequest(
+  body: unknown,
+  message: string,
+): RemoteDiagnosticResult {
+  const given = (body as { provider?: unknown } | null | undefined)?.provider;
+  const provider = typeof body === "object" && typeof given === "string" ? given : "";
+  return {
+    provider,
+    hasCredential: false,
+    status: provider === "" ? "unsupported_provider" : "error",
+    message,
+  };
+}
+
 function providerOf(plan: Plan): RemoteProviderId {
   return plan.kind === "issue" ? plan.target.provider : plan.provider;
 }

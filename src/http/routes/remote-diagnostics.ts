@@ -1,6 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import type { RemoteDiagnosticsService } from "../../domain/remote-tracking/remote-diagnostics.js";
-import { ErrorRef, errors } from "../schemas/common.js";
+import {
+  type RemoteDiagnosticsService,
+  unreadableDiagnosticRequest,
+} from "../../domain/remote-tracking/remote-diagnostics.js";
+import { answerError, classifyError } from "../errors.js";
+import { errors } from "../schemas/common.js";
 import {
   RemoteDiagnosticRequest,
   RemoteDiagnosticResult,
@@ -32,10 +36,18 @@ export function remoteDiagnosticRoutes(app: TackApp, diagnostics: RemoteDiagnost
         description:
           "Uses only a credential configured for exactly the target instance (never a " +
           "wildcard). 200 when reachable; 400 with a RemoteDiagnosticResult when the check " +
-          "fails, the provider is unsupported or the credential is missing. A malformed request " +
-          "body is 400 with the usual error shape.",
+          "fails, the provider is unsupported or the credential is missing; a request that " +
+          "cannot be read too (no string provider: unsupported_provider with provider \"\"; " +
+          "any other malformed field: error), its message naming the problem.",
         body: Type.Ref(RemoteDiagnosticRequest),
-        response: { 200: Result, 400: Type.Union([Result, ErrorRef]), ...errors(500) },
+        response: { 200: Result, 400: Result, ...errors(413, 500) },
+      },
+      // API.md's exception: every 400 here carries a RemoteDiagnosticResult, schema failures and
+      // unparsable bodies included; other statuses keep the usual error shape.
+      errorHandler: (error, request, reply) => {
+        const { status, message } = classifyError(error);
+        if (status !== 400) return answerError(error, request, reply);
+        return reply.code(400).send(unreadableDiagnosticRequest(request.body, message));
       },
     },
     async (request, reply) => {
