@@ -37,7 +37,7 @@ export function remoteDiagnosticRoutes(app: TackApp, diagnostics: RemoteDiagnost
           "Uses only a credential configured for exactly the target instance (never a " +
           "wildcard). 200 when reachable; 400 with a RemoteDiagnosticResult when the check " +
           "fails, the provider is unsupported or the credential is missing; a request that " +
-          "cannot be read too (no string provider: unsupported_provider with provider \"\"; " +
+          'cannot be read too (no string provider: unsupported_provider with provider ""; ' +
           "any other malformed field: error), its message naming the problem.",
         body: Type.Ref(RemoteDiagnosticRequest),
         response: { 200: Result, 400: Result, ...errors(413, 500) },
