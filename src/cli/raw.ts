@@ -11,7 +11,7 @@ export function registerRawCommands(program: Command): void {
   clientCommand(
     program,
     "api <method> <path>",
-    "Send any request to the API and print the answer's body; the exit code follows its status.",
+    "Send any request to the API and print the answer's body on stdout; a refusal is also said on stderr, and the exit code follows the status (the table of `tack --help`).",
     [
       "tack api GET /api/meta",
       "tack api PATCH /api/tickets/42 --data '{\"priority\":4}'",
@@ -47,11 +47,12 @@ export function registerRawCommands(program: Command): void {
           process.stdout.write("\n");
         }
         if (response.text !== "") process.stdout.write(`${response.text}\n`);
+        // Like `gh api`: the body stays on stdout for scripts, the failure is also said on stderr
+        // (the server's sentence, its status and a hint), and the exit code follows the status.
         if (response.status >= 400) {
-          const error = errorFromResponse(
-            response.status,
-            (response.body as { error?: string } | undefined)?.error ?? `HTTP ${response.status}`,
-          );
+          const error = errorFromResponse(response.status, sentenceOf(response.body));
+          console.error(`tack: ${error.message} (HTTP ${response.status})`);
+          console.error(`hint: ${error.hint}`);
           process.exitCode = exitCodeFor(error);
         }
       }),
@@ -93,4 +94,15 @@ export function registerRawCommands(program: Command): void {
       process.exitCode = EXIT.ok;
     }),
   );
+}
+
+/**
+ * The server's sentence in a refusal: `error` of the usual shape, `message` of the one exception
+ * (a failed remote diagnostic's result), else nothing to quote.
+ */
+function sentenceOf(body: unknown): string {
+  const { error, message } = (body ?? {}) as { error?: unknown; message?: unknown };
+  if (typeof error === "string") return error;
+  if (typeof message === "string") return message;
+  return "the server refused the request";
 }

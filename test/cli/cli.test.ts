@@ -332,12 +332,32 @@ describe("board export and import, api, watch, prime", { concurrency: true }, ()
   test("tack api sends any request; its exit code follows the status", async () => {
     const meta = await tack(url, ["api", "GET", "/api/meta"]);
     assert.equal(meta.code, 0);
+    assert.equal(meta.stderr, "");
     assert.equal(JSON.parse(meta.stdout).name, "tack");
     const created = await tack(url, ["api", "POST", "/api/boards", "--data", '{"name":"Via api"}']);
     assert.equal(JSON.parse(created.stdout).board.name, "Via api");
     const missing = await tack(url, ["api", "GET", "/api/tickets/999999"]);
     assert.equal(missing.code, 3);
     assert.deepEqual(JSON.parse(missing.stdout), { error: "ticket not found" });
+  });
+
+  test("tack api: a refusal's body on stdout, its sentence and status on stderr", async () => {
+    const invalid = await tack(url, ["api", "GET", "/api/tickets/abc"]);
+    assert.equal(invalid.code, 1);
+    assert.deepEqual(JSON.parse(invalid.stdout), {
+      error: "ticketId must be a positive integer",
+    });
+    assert.match(invalid.stderr, /^tack: ticketId must be a positive integer \(HTTP 400\)\nhint: /);
+    const { board, lanes } = await newBoard("Busy lane");
+    await newTicket(board.id, lanes[0].id, "Keeps the lane busy");
+    const conflict = await tack(url, ["api", "DELETE", `/api/lanes/${lanes[0].id}`]);
+    assert.equal(conflict.code, 4);
+    assert.match(conflict.stderr, /^tack: .+ \(HTTP 409\)\nhint: /);
+    // The one body without `error`: a failed remote diagnostic quotes its `message`.
+    const diagnostic = await tack(url, ["api", "POST", "/api/remote-diagnostics", "--data", "{}"]);
+    assert.equal(diagnostic.code, 1);
+    assert.equal(JSON.parse(diagnostic.stdout).status, "unsupported_provider");
+    assert.match(diagnostic.stderr, /^tack: provider is required \(HTTP 400\)\n/);
   });
 
   test("tack watch prints one JSON line per change", async () => {
