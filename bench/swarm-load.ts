@@ -1,0 +1,354 @@
+/**
+ * One swarm run against a running tack: K agents loop ready → claim-next → comment → ticket
+ * event → resolve (every fifth loop: release), each also following the board stream, while two
+ * UI-like clients follow the stream and refetch what tack's web UI refetches (ui/src/store.ts:
+ * messages coalesced for 60 ms, one refetch at a time; the board shell, then each named ticket,
+ * or the whole list with archived tickets when a message names none or more than 50).
+ */
+import { performance } from "node:perf_hooks";
+import { cpuMs, percentile } from "./lib.js";
+import { StreamDelays } from "./swarm-delays.js";
+import { type BoardStream, type Exchange, openBoardStream, SwarmClient } from "./swarm-http.js";
+
+const UI_CLIENTS = 2;
+const UI_COALESCE_MS = 60;
+const UI_MAX_TICKETS = 50;
+const LEASE_SECONDS = 3600;
+const RELEASE_EVERY = 5;
+/** After the agents stop, how long the streams may take to announce their last writes. */
+const DRAIN_MS = 3000;
+/** The order of the printed rows: an agent loop's, then the UI clients'. */
+const OPERATION_ORDER = [
+  "ready",
+  "claim-next",
+  "comment",
+  "ticket event",
+  "resolve",
+  "release",
+  "ui: board shell",
+  "ui: ticket",
+  "ui: full list",
+];
+
+export interface SwarmOptions {
+  agents: number;
+  durationMs: number;
+  /** Unmeasured time first: a server's first seconds on a code path are dearer (JIT). */
+  warmupMs: number;
+  /** Each agent follows the board stream too (default true), as the issue's agents do. */
+  agentStreams?: boolean;
+}
+
+export interface ServerHandle {
+  pid: number;
+  memory(): { rssMiB: number; peakRssMiB: number } | null;
+}
+
+export interface OperationRow {
+  name: string;
+  requests: number;
+  errors: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  firstError?: string;
+}
+
+export interface SwarmResult {
+  agents: number;
+  durationMs: number;
+  operations: OperationRow[];
+  requests: number;
+  /** Server CPU (all threads) over the measured window, per request and per agent loop. */
+  cpuMsPerRequest: number | null;
+  cpuMsPerLoop: number | null;
+  loops: number;
+  loopsPerSecond: number;
+  /** claim-next answers of 204 (nothing ready). */
+  emptyClaims: number;
+  claims: number;
+  /** Tickets handed to a second live claim while the first was certainly still live. */
+  doubleClaims: string[];
+  streamDelayMs: ReturnType<StreamDelays["summary"]>;
+  uiRefetches: { named: number; full: number };
+  streamMessages: { ui: number; agents: number };
+  rssMiB: number | null;
+  peakRssMiB: number | null;
+}
+
+interface Holding {
+  actor: string;
+  claimAnsweredAt: number;
+  /** When the resolve or release went out (Infinity while held). */
+  endSentAt: number;
+}
+
+class Operations {
+  private readonly latencies = new Map<string, number[]>();
+  private readonly errors = new Map<string, { count: number; first?: string }>();
+  measureFrom = Number.POSITIVE_INFINITY;
+
+  record(name: string, exchange: Exchange, ok: boolean): void {
+    if (exchange.sentAt < this.measureFrom) return;
+    const list = this.latencies.get(name) ?? [];
+    list.push(exchange.answeredAt - exchange.sentAt);
+    this.latencies.set(name, list);
+    if (!ok) {
+      const entry = this.errors.get(name) ?? { count: 0 };
+      entry.count++;
+      entry.first ??= `${exchange.status} ${JSON.stringify(exchange.body)?.slice(0, 200)}`;
+      this.errors.set(name, entry);
+    }
+  }
+
+  rows(durationMs: number): OperationRow[] {
+    const rank = (name: string) => OPERATION_ORDER.indexOf(name) >>> 0;
+    const names = [...this.latencies.keys()].sort((a, b) => rank(a) - rank(b));
+    return names.map((name) => {
+      const list = this.latencies.get(name) ?? [];
+      const sorted = [...list].sort((a, b) => a - b);
+      const error = this.errors.get(name);
+      return {
+        name,
+        requests: list.length,
+        errors: error?.count ?? 0,
+        perSecond: (list.length / durationMs) * 1000,
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        ...(error?.first === undefined ? {} : { firstError: error.first }),
+      };
+    });
+  }
+}
+
+/** A client that refetches like tack's web UI on each stream message. */
+class UiClient {
+  private pending: { all: boolean; ids: Set<number> } | null = null;
+  private running: Promise<void> | null = null;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
+  named = 0;
+  full = 0;
+
+  constructor(
+    private readonly client: SwarmClient,
+    private readonly boardId: number,
+    private readonly operations: Operations,
+  ) {}
+
+  /** What the UI loads when it opens the board. */
+  async open(): Promise<void> {
+    await this.client.call("GET", `/api/boards/${this.boardId}`);
+    await this.client.call(
+      "GET",
+      `/api/boards/${this.boardId}/tickets?archived=all`,
+      undefined,
+      false,
+    );
+  }
+
+  onMessage(ticketIds: number[] | null): void {
+    if (this.stopped) return;
+    this.pending ??= { all: false, ids: new Set() };
+    if (ticketIds === null) this.pending.all = true;
+    else for (const id of ticketIds) this.pending.ids.add(id);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), UI_COALESCE_MS);
+  }
+
+  private flush(): void {
+    if (this.running || !this.pending || this.stopped) return;
+    const work = this.pending;
+    this.pending = null;
+    this.running = this.refresh(work.all ? null : [...work.ids]).finally(() => {
+      this.running = null;
+      if (this.pending) this.flush();
+    });
+  }
+
+  private async refresh(ticketIds: number[] | null): Promise<void> {
+    const shell = await this.client.call("GET", `/api/boards/${this.boardId}`, undefined, false);
+    this.operations.record("ui: board shell", shell, shell.status === 200);
+    if (ticketIds && ticketIds.length > 0 && ticketIds.length <= UI_MAX_TICKETS) {
+      this.named++;
+      await Promise.all(
+        ticketIds.map(async (id) => {
+          const answer = await this.client.call("GET", `/api/tickets/${id}`, undefined, false);
+          this.operations.record("ui: ticket", answer, answer.status === 200);
+        }),
+      );
+    } else {
+      this.full++;
+      const path = `/api/boards/${this.boardId}/tickets?archived=all`;
+      const list = await this.client.call("GET", path, undefined, false);
+      this.operations.record("ui: full list", list, list.status === 200);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+}
+
+/** Runs the swarm on board `boardId` of the tack at `baseUrl` (whose process is `server`). */
+export async function runSwarm(
+  baseUrl: string,
+  server: ServerHandle,
+  boardId: number,
+  options: SwarmOptions,
+): Promise<SwarmResult> {
+  const client = new SwarmClient(baseUrl);
+  const operations = new Operations();
+  const delays = new StreamDelays(UI_CLIENTS);
+  const streams: BoardStream[] = [];
+  const uis: UiClient[] = [];
+  try {
+    for (let i = 0; i < UI_CLIENTS; i++) {
+      const ui = new UiClient(client, boardId, operations);
+      uis.push(ui);
+      streams.push(
+        await openBoardStream(baseUrl, boardId, (message) => {
+          delays.received(i, message.ticketIds, message.arrivedAt);
+          ui.onMessage(message.ticketIds);
+        }),
+      );
+      await ui.open();
+    }
+    const agentStreams: BoardStream[] = [];
+    if (options.agentStreams ?? true) {
+      for (let i = 0; i < options.agents; i++) {
+        agentStreams.push(await openBoardStream(baseUrl, boardId, () => {}));
+      }
+    }
+
+    const holdings = new Map<number, Holding[]>();
+    const doubleClaims: string[] = [];
+    let loops = 0;
+    let emptyClaims = 0;
+    let claims = 0;
+    const started = performance.now();
+    operations.measureFrom = started + options.warmupMs;
+    const deadline = operations.measureFrom + options.durationMs;
+    let cpuBefore: number | null = null;
+    const startMeasuring = setTimeout(() => {
+      cpuBefore = cpuMs(server.pid);
+      delays.reset();
+    }, options.warmupMs);
+    let peakRss = 0;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, server.memory()?.rssMiB ?? 0);
+    }, 200);
+
+    const call = async (name: string, method: string, path: string, body?: unknown) => {
+      const exchange = await client.call(method, path, body, name !== "ready");
+      const ok = exchange.status >= 200 && exchange.status < 300;
+      operations.record(name, exchange, ok);
+      return { exchange, ok };
+    };
+
+    const agent = async (index: number) => {
+      const actor = `agent-${index + 1}`;
+      for (let loop = 0; performance.now() < deadline; loop++) {
+        const loopStart = performance.now();
+        await call("ready", "GET", `/api/boards/${boardId}/tickets?ready=true`);
+        const claim = await call("claim-next", "POST", `/api/boards/${boardId}/claim-next`, {
+          actor,
+          leaseSeconds: LEASE_SECONDS,
+        });
+        if (!claim.ok) continue;
+        if (claim.exchange.status === 204) {
+          if (loopStart >= operations.measureFrom) emptyClaims++;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          continue;
+        }
+        const ticketId = claim.exchange.body.id as number;
+        claims++;
+        const holding: Holding = {
+          actor,
+          claimAnsweredAt: claim.exchange.answeredAt,
+          endSentAt: Number.POSITIVE_INFINITY,
+        };
+        for (const other of holdings.get(ticketId) ?? []) {
+          // Both claims were committed by the later answer and neither had ended: one ticket,
+          // two live claims.
+          const both = Math.max(other.claimAnsweredAt, holding.claimAnsweredAt);
+          if (both < other.endSentAt) {
+            doubleClaims.push(`ticket ${ticketId}: ${other.actor} and ${actor}`);
+          }
+        }
+        holdings.set(ticketId, [...(holdings.get(ticketId) ?? []), holding]);
+        delays.written(ticketId, claim.exchange.sentAt, claim.exchange.answeredAt);
+
+        const comment = await call("comment", "POST", `/api/tickets/${ticketId}/comments`, {
+          bodyMarkdown: `Working on it (${actor}, loop ${loop}): reproduced, **fix** under way.`,
+        });
+        delays.written(ticketId, comment.exchange.sentAt, comment.exchange.answeredAt);
+        await call("ticket event", "POST", `/api/tickets/${ticketId}/events`, {
+          source: "ci",
+          kind: "check",
+          title: `build ${loop} passed`,
+          severity: "info",
+          data: { agent: actor, loop },
+        });
+        // Not matched with its stream message: tack announces a ticket event with
+        // `ticketIds: []`, which names no ticket.
+        holding.endSentAt = performance.now();
+        const end =
+          loop % RELEASE_EVERY === RELEASE_EVERY - 1
+            ? await call("release", "POST", `/api/tickets/${ticketId}/release`, { actor })
+            : await call("resolve", "PATCH", `/api/tickets/${ticketId}`, { isResolved: true });
+        delays.written(ticketId, end.exchange.sentAt, end.exchange.answeredAt);
+        if (loopStart >= operations.measureFrom) loops++;
+      }
+    };
+    await Promise.all(Array.from({ length: options.agents }, (_, i) => agent(i)));
+    const ended = performance.now();
+    const cpuAfter = cpuMs(server.pid);
+    clearTimeout(startMeasuring);
+    clearInterval(sampler);
+    delays.stopRecording();
+    // The last writes' messages are still on their way: give them a moment before counting.
+    const drainUntil = performance.now() + DRAIN_MS;
+    while (delays.summary().unannounced > 0 && performance.now() < drainUntil) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await Promise.all(uis.map((ui) => ui.stop()));
+
+    const durationMs = ended - operations.measureFrom;
+    const rows = operations.rows(durationMs);
+    const requests = rows.reduce((sum, row) => sum + row.requests, 0);
+    const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+    const memory = server.memory();
+    const result: SwarmResult = {
+      agents: options.agents,
+      durationMs,
+      operations: rows,
+      requests,
+      cpuMsPerRequest: cpu === null || requests === 0 ? null : cpu / requests,
+      cpuMsPerLoop: cpu === null || loops === 0 ? null : cpu / loops,
+      loops,
+      loopsPerSecond: (loops / durationMs) * 1000,
+      emptyClaims,
+      claims,
+      doubleClaims,
+      streamDelayMs: delays.summary(),
+      uiRefetches: {
+        named: uis.reduce((sum, ui) => sum + ui.named, 0),
+        full: uis.reduce((sum, ui) => sum + ui.full, 0),
+      },
+      streamMessages: {
+        ui: streams.reduce((sum, stream) => sum + stream.messages, 0),
+        agents: agentStreams.reduce((sum, stream) => sum + stream.messages, 0),
+      },
+      rssMiB: memory?.rssMiB ?? null,
+      peakRssMiB: Math.max(peakRss, memory?.rssMiB ?? 0) || null,
+    };
+    for (const stream of agentStreams) stream.close();
+    return result;
+  } finally {
+    for (const stream of streams) stream.close();
+    client.close();
+  }
+}
