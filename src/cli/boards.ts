@@ -11,6 +11,7 @@ import {
   handler,
   type Output,
   parseId,
+  parseIntIn,
   table,
 } from "./command-kit.js";
 
@@ -165,12 +166,18 @@ function progressBar(wanted: boolean): SingleBar | undefined {
 }
 
 function registerLaneCommands(program: Command): void {
-  const lane = groupCommand(program, "lane", "List, create, rename and reorder lanes.", [
-    "tack lane list",
-    "tack lane create review --board 1",
-    "tack lane rename 3 shipped",
-    "tack lane reorder 1 3 2",
-  ]);
+  const lane = groupCommand(
+    program,
+    "lane",
+    "List, create, rename and reorder lanes; set their WIP limits.",
+    [
+      "tack lane list",
+      "tack lane create review --board 1 --wip-limit 3",
+      "tack lane rename 3 shipped",
+      "tack lane limit 3 5",
+      "tack lane reorder 1 3 2",
+    ],
+  );
   clientCommand(lane, "list", "List a board's lanes in order.", ["tack lane list --board 1"], {
     board: true,
   }).action(
@@ -183,14 +190,40 @@ function registerLaneCommands(program: Command): void {
     lane,
     "create <name>",
     "Add a lane at the end of a board.",
-    ["tack lane create review"],
+    ["tack lane create review", "tack lane create doing --wip-limit 3"],
     {
       board: true,
     },
+  )
+    .option("--wip-limit <n>", "soft limit on open tickets in the lane (1-10000)")
+    .action(
+      handler(async ({ client, board, flags, output }, name) => {
+        const wipLimit =
+          flags.wipLimit === undefined ? undefined : parseWipLimit(String(flags.wipLimit));
+        const created = await client.createLane(
+          await chooseBoard(client, board),
+          name as string,
+          wipLimit,
+        );
+        output.emit(created, [created.id], () => `created lane ${created.id} "${created.name}"`);
+      }),
+    );
+  clientCommand(
+    lane,
+    "limit <lane> <limit>",
+    'Set a lane\'s WIP limit (1-10000), or "none" to clear it. Limits are soft: clients show them.',
+    ["tack lane limit 3 5", "tack lane limit 3 none"],
   ).action(
-    handler(async ({ client, board, output }, name) => {
-      const created = await client.createLane(await chooseBoard(client, board), name as string);
-      output.emit(created, [created.id], () => `created lane ${created.id} "${created.name}"`);
+    handler(async ({ client, output }, id, limit) => {
+      const updated = await client.setWipLimit(
+        parseId(id as string, "lane"),
+        parseWipLimit(limit as string),
+      );
+      output.emit(updated, [updated.id], () =>
+        updated.wipLimit === null
+          ? `lane ${updated.id} "${updated.name}" has no WIP limit`
+          : `lane ${updated.id} "${updated.name}" has a WIP limit of ${updated.wipLimit}`,
+      );
     }),
   );
   clientCommand(lane, "rename <lane> <name>", "Rename a lane.", [
@@ -216,6 +249,11 @@ function registerLaneCommands(program: Command): void {
   );
 }
 
+/** A WIP limit argument: 1-10000, or "none" (null) to clear it. */
+function parseWipLimit(text: string): number | null {
+  return text.trim().toLowerCase() === "none" ? null : parseIntIn(text, "WIP limit", 1, 10_000);
+}
+
 /** A board's lanes in order: the answer of `lane list` and `lane reorder`. */
 function emitLanes(output: Output, lanes: LaneT[]): void {
   output.emit(
@@ -223,8 +261,8 @@ function emitLanes(output: Output, lanes: LaneT[]): void {
     lanes.map((one) => one.id),
     () =>
       table(
-        ["ID", "NAME", "POSITION"],
-        lanes.map((one) => [one.id, one.name, one.position]),
+        ["ID", "NAME", "POSITION", "WIP LIMIT"],
+        lanes.map((one) => [one.id, one.name, one.position, one.wipLimit ?? "-"]),
       ),
   );
 }

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { chooseBoard } from "../client/board-choice.js";
 import { primeText } from "../client/prime.js";
 import { findLane, finishClaim, type Outcome } from "../client/ticket-operations.js";
+import { atLimitLine, lanesAtLimit } from "../client/wip-limits.js";
 import { clientCommand, handler, parseId, parseIntIn } from "./command-kit.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { ticketTable, ticketText } from "./ticket-format.js";
@@ -36,14 +37,21 @@ export function registerWorkCommands(program: Command): void {
     .action(
       handler(async ({ client, board, flags, output }) => {
         const boardId = await chooseBoard(client, board);
-        // Lanes only when a lane is named or a table is printed: --json and -q skip the call.
-        const needLanes = flags.lane !== undefined || !(flags.json || flags.quiet);
+        // Lanes and the board's load only when a table is printed (the table names the lanes at
+        // their WIP limit): --json (the API's answer) and -q skip the calls.
+        const table = !(flags.json || flags.quiet);
+        const needLanes = flags.lane !== undefined || table;
         const lanes = needLanes ? await client.listLanes(boardId) : [];
-        let tickets = await client.listTickets(boardId, {
-          ready: true,
-          lane_id: flags.lane === undefined ? undefined : findLane(lanes, String(flags.lane)).id,
-          tag: flags.tag as string | undefined,
-        });
+        const [ready, all] = await Promise.all([
+          client.listTickets(boardId, {
+            ready: true,
+            lane_id: flags.lane === undefined ? undefined : findLane(lanes, String(flags.lane)).id,
+            tag: flags.tag as string | undefined,
+          }),
+          table ? client.listTickets(boardId) : Promise.resolve([]),
+        ]);
+        let tickets = ready;
+        const full = lanesAtLimit(lanes, all);
         if (flags.priority !== undefined) {
           const priority = parseIntIn(String(flags.priority), "--priority", 1, 4);
           tickets = tickets.filter((ticket) => ticket.priority === priority);
@@ -54,7 +62,7 @@ export function registerWorkCommands(program: Command): void {
         output.emit(
           { tickets },
           tickets.map((ticket) => ticket.id),
-          () => ticketTable(tickets, lanes),
+          () => [ticketTable(tickets, lanes), atLimitLine(full)].filter(Boolean).join("\n"),
         );
       }),
     );

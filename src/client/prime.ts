@@ -1,6 +1,7 @@
 import type { BoardT, TicketSummary } from "./api-types.js";
 import { ApiError } from "./errors.js";
 import type { TackClient } from "./tack-client.js";
+import { atLimitLine, lanesAtLimit } from "./wip-limits.js";
 
 // What an agent needs at the start of a session (and after its context was compacted): how to
 // work a tack board, then the live state. `tack prime` prints it and the MCP server sends it as
@@ -73,6 +74,8 @@ async function boardState(client: TackClient, board: BoardT): Promise<string[]> 
     `### Board ${board.id} "${board.name}": ${open} open of ${tickets.length} tickets`,
     `Lanes (id name): ${lanes}. Tags: ${tags}.`,
   ];
+  const full = atLimitLine(lanesAtLimit(shell.lanes, tickets));
+  if (full !== "") lines.push(full);
   const mine = tickets.filter((ticket) => ticket.claim?.actor === client.actor);
   if (mine.length > 0) {
     lines.push(`Your claims (${mine.length}):`);

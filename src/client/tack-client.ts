@@ -168,11 +168,16 @@ export class TackClient {
   async listLanes(boardId: number): Promise<LaneT[]> {
     return (await this.call<{ lanes: LaneT[] }>("GET", `/api/boards/${boardId}/lanes`)).lanes;
   }
-  createLane(boardId: number, name: string) {
-    return this.call<LaneT>("POST", `/api/boards/${boardId}/lanes`, { body: { name } });
+  createLane(boardId: number, name: string, wipLimit?: number | null) {
+    const body = wipLimit === undefined ? { name } : { name, wipLimit };
+    return this.call<LaneT>("POST", `/api/boards/${boardId}/lanes`, { body });
   }
   renameLane(laneId: number, name: string) {
     return this.call<LaneT>("PATCH", `/api/lanes/${laneId}`, { body: { name } });
+  }
+  /** Sets a lane's WIP limit; null clears it (CONTRACT.md §14). */
+  setWipLimit(laneId: number, wipLimit: number | null) {
+    return this.call<LaneT>("PATCH", `/api/lanes/${laneId}`, { body: { wipLimit } });
   }
   async reorderLanes(boardId: number, laneIds: number[]): Promise<LaneT[]> {
     return (

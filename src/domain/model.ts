@@ -17,6 +17,8 @@ export interface Lane {
   boardId: number;
   name: string;
   position: number;
+  /** Soft limit on the lane's load (tickets neither resolved nor archived); null: none. */
+  wipLimit: number | null;
 }
 
 export interface Tag {

@@ -13,6 +13,7 @@ import {
   updateAtVersion,
 } from "../client/ticket-operations.js";
 import { laneMap, page, ticketRow } from "../client/ticket-rows.js";
+import { atLimitLine, lanesAtLimit } from "../client/wip-limits.js";
 import { defineTool, READ, type TackTool, type ToolContext, write } from "./tool-kit.js";
 
 // The core tools, in the order tools/list shows them (stable: clients cache the listing).
@@ -98,7 +99,7 @@ export const coreTools: TackTool[] = [
     name: "ready",
     title: "Ready tickets",
     description:
-      "Tickets you may start now: unresolved, unarchived, no open blockers, no open children, unclaimed; highest priority first. Use to pick work (claim_next takes the first). Returns compact rows with total and hasMore.",
+      "Tickets you may start now: unresolved, unarchived, no open blockers, no open children, unclaimed; highest priority first. Use to pick work (claim_next takes the first). Returns compact rows with total and hasMore, and lanesAtLimit: lanes whose open tickets reached their WIP limit (avoid starting more there).",
     input: Type.Object({
       boardId: BoardId,
       laneId: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -110,15 +111,18 @@ export const coreTools: TackTool[] = [
     annotations: READ,
     async run(args, context) {
       const boardId = await board(context, args.boardId);
-      let tickets = await context.client.listTickets(boardId, {
-        ready: true,
-        lane_id: args.laneId,
-        tag: args.tag,
-      });
+      const [ready, lanes, all] = await Promise.all([
+        context.client.listTickets(boardId, { ready: true, lane_id: args.laneId, tag: args.tag }),
+        context.client.listLanes(boardId),
+        context.client.listTickets(boardId),
+      ]);
+      let tickets = ready;
       if (args.priority !== undefined)
         tickets = tickets.filter((ticket) => ticket.priority === args.priority);
       const result = await rows(context.client, boardId, tickets, args.limit, args.offset);
-      return { summary: pagedSummary("ready tickets", result), data: result };
+      const full = lanesAtLimit(lanes, all);
+      const summary = [pagedSummary("ready tickets", result), atLimitLine(full)].filter(Boolean);
+      return { summary: summary.join("\n"), data: { ...result, lanesAtLimit: full } };
     },
   }),
   defineTool({

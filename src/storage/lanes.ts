@@ -6,6 +6,7 @@ interface LaneRow {
   board_id: number;
   name: string;
   position: number;
+  wip_limit: number | null;
 }
 
 const toLane = (row: LaneRow): Lane => ({
@@ -13,20 +14,24 @@ const toLane = (row: LaneRow): Lane => ({
   boardId: row.board_id,
   name: row.name,
   position: row.position,
+  wipLimit: row.wip_limit,
 });
 
-const COLUMNS = "id, board_id, name, position";
+const COLUMNS = "id, board_id, name, position, wip_limit";
 
 export function laneStore(db: Db) {
   const byBoard = db.prepare<[number], LaneRow>(
     `SELECT ${COLUMNS} FROM lanes WHERE board_id = ? ORDER BY position, id`,
   );
   const byId = db.prepare<[number], LaneRow>(`SELECT ${COLUMNS} FROM lanes WHERE id = ?`);
-  const insert = db.prepare<[number, string, number]>(
-    `INSERT INTO lanes (board_id, name, position)
-     VALUES (?, ?, (SELECT COALESCE(MAX(position), -1) + 1 FROM lanes WHERE board_id = ?))`,
+  const insert = db.prepare<[number, string, number | null, number]>(
+    `INSERT INTO lanes (board_id, name, wip_limit, position)
+     VALUES (?, ?, ?, (SELECT COALESCE(MAX(position), -1) + 1 FROM lanes WHERE board_id = ?))`,
   );
   const rename = db.prepare<[string, number]>("UPDATE lanes SET name = ? WHERE id = ?");
+  const setWipLimit = db.prepare<[number | null, number]>(
+    "UPDATE lanes SET wip_limit = ? WHERE id = ?",
+  );
   const setPosition = db.prepare<[number, number]>("UPDATE lanes SET position = ? WHERE id = ?");
   const remove = db.prepare<[number]>("DELETE FROM lanes WHERE id = ?");
   const ticketCount = db.prepare<[number], { n: number }>(
@@ -39,10 +44,13 @@ export function laneStore(db: Db) {
       const row = byId.get(id);
       return row && toLane(row);
     },
-    insert: (boardId: number, name: string): number =>
-      Number(insert.run(boardId, name, boardId).lastInsertRowid),
+    insert: (boardId: number, name: string, wipLimit: number | null = null): number =>
+      Number(insert.run(boardId, name, wipLimit, boardId).lastInsertRowid),
     rename: (id: number, name: string): void => {
       rename.run(name, id);
+    },
+    setWipLimit: (id: number, wipLimit: number | null): void => {
+      setWipLimit.run(wipLimit, id);
     },
     setPosition: (id: number, position: number): void => {
       setPosition.run(position, id);

@@ -44,7 +44,7 @@ describe("POST /api/boards", () => {
       [0, 1, 2],
     );
     for (const lane of lanes) {
-      assert.deepEqual(Object.keys(lane).sort(), ["boardId", "id", "name", "position"]);
+      assert.deepEqual(Object.keys(lane).sort(), ["boardId", "id", "name", "position", "wipLimit"]);
       assert.equal(lane.boardId, board.id);
     }
     assert.deepEqual(tags, []);

@@ -34,7 +34,13 @@ describe("POST /api/boards/{boardId}/lanes", () => {
     const { board } = await createBoard(api, "Appending", ["first"]);
     const created = await api.post(`/api/boards/${board.id}/lanes`, { name: "  second " });
     assert.equal(created.status, 201);
-    assert.deepEqual(Object.keys(created.body).sort(), ["boardId", "id", "name", "position"]);
+    assert.deepEqual(Object.keys(created.body).sort(), [
+      "boardId",
+      "id",
+      "name",
+      "position",
+      "wipLimit",
+    ]);
     assert.equal(created.body.name, "second");
     assert.equal(created.body.boardId, board.id);
     assert.equal(created.body.position, 1);

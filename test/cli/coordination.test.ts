@@ -20,6 +20,40 @@ async function boardWithTickets(name: string, titles: Array<[string, number]>) {
   return { boardId: String(board.id), ids };
 }
 
+describe("WIP limits from the command line", () => {
+  test("lane create --wip-limit and lane limit set it; ready and prime name lanes at their limit", async () => {
+    const { boardId } = await boardWithTickets("Limits", [
+      ["One", 2],
+      ["Two", 2],
+    ]);
+    const created = await tackJson(url(), [
+      "lane",
+      "create",
+      "review",
+      "--wip-limit",
+      "3",
+      "--board",
+      boardId,
+    ]);
+    assert.equal(created.wipLimit, 3);
+    const todo = (await api.get(`/api/boards/${boardId}/lanes`)).body.lanes[0];
+    const limited = await tack(url(), ["lane", "limit", String(todo.id), "2"]);
+    assert.equal(limited.code, 0, limited.stderr);
+    assert.match(limited.stdout, /has a WIP limit of 2/);
+
+    const ready = await tack(url(), ["ready", "--board", boardId]);
+    assert.match(ready.stdout, new RegExp(`WIP limit.*: ${todo.id} todo \\(2/2\\)`));
+    const prime = await tack(url(), ["prime", "--board", boardId]);
+    assert.match(prime.stdout, new RegExp(`WIP limit.*: ${todo.id} todo \\(2/2\\)`));
+
+    const cleared = await tackJson(url(), ["lane", "limit", String(todo.id), "none"]);
+    assert.equal(cleared.wipLimit, null);
+    assert.doesNotMatch((await tack(url(), ["ready", "--board", boardId])).stdout, /WIP limit/);
+    const bad = await tack(url(), ["lane", "limit", String(todo.id), "0"]);
+    assert.equal(bad.code, 2);
+  });
+});
+
 describe("claims from the command line", { concurrency: true }, () => {
   test("ready lists best first; next claims the top; a second next gets the other; then exit 3", async () => {
     const { boardId, ids } = await boardWithTickets("Queue", [

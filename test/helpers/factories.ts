@@ -5,7 +5,7 @@ import type { ApiResponse, TestServer } from "./server.js";
 
 export interface BoardShellBody {
   board: { id: number; name: string; position: number; createdAt: string; updatedAt: string };
-  lanes: { id: number; boardId: number; name: string; position: number }[];
+  lanes: { id: number; boardId: number; name: string; position: number; wipLimit: number | null }[];
   tags: { id: number; boardId: number; name: string; color: string }[];
 }
 

@@ -14,6 +14,8 @@ export interface Lane {
   boardId: number;
   name: string;
   position: number;
+  /** Soft limit on open tickets (CONTRACT.md §14); null or absent: none. */
+  wipLimit?: number | null;
 }
 
 export interface Tag {

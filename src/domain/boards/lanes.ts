@@ -1,10 +1,25 @@
 import type { Stores } from "../../storage/index.js";
 import { now } from "../clock.js";
-import { Conflict, NotFound } from "../errors.js";
+import { Conflict, InvalidInput, NotFound } from "../errors.js";
 import type { Lane } from "../model.js";
 import { cleanName } from "../names.js";
 import type { Transact } from "../transaction.js";
 import { assertPermutation, type BoardService } from "./boards.js";
+
+export interface LanePatch {
+  name?: string;
+  wipLimit?: number | null;
+}
+
+/** The range of CONTRACT.md §14; the HTTP schemas check it too, an import checks it here. */
+export const WIP_LIMIT_MAX = 10_000;
+
+export function isWipLimit(value: unknown): value is number | null {
+  return (
+    value === null ||
+    (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= WIP_LIMIT_MAX)
+  );
+}
 
 export function laneService(
   stores: Pick<Stores, "lanes" | "boards">,
@@ -33,11 +48,11 @@ export function laneService(
       return lanes.listByBoard(boardId);
     },
 
-    create(boardId: number, name: string): Lane {
+    create(boardId: number, name: string, wipLimit: number | null = null): Lane {
       const laneName = cleanName(name, "name");
       return transact((changes) => {
         boards.require(boardId);
-        const id = lanes.insert(boardId, laneName);
+        const id = lanes.insert(boardId, laneName, wipLimit);
         boardChanged(boardId, changes);
         return require(id);
       });
@@ -56,11 +71,16 @@ export function laneService(
       });
     },
 
-    rename(laneId: number, name: string): Lane {
-      const laneName = cleanName(name, "name");
+    /** A PATCH: a new name, a new WIP limit (null clears it), or both. */
+    update(laneId: number, patch: LanePatch): Lane {
+      if (patch.name === undefined && patch.wipLimit === undefined) {
+        throw new InvalidInput("name or wipLimit is required");
+      }
+      const laneName = patch.name === undefined ? undefined : cleanName(patch.name, "name");
       return transact((changes) => {
         const lane = require(laneId);
-        lanes.rename(laneId, laneName);
+        if (laneName !== undefined) lanes.rename(laneId, laneName);
+        if (patch.wipLimit !== undefined) lanes.setWipLimit(laneId, patch.wipLimit);
         boardChanged(lane.boardId, changes);
         return require(laneId);
       });

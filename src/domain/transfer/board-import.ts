@@ -15,6 +15,7 @@ import {
 import { cleanReason } from "../annotations/tag-reasons.js";
 import { cleanTicketEvent, type TicketEventInput } from "../annotations/ticket-events.js";
 import type { BoardService } from "../boards/boards.js";
+import { isWipLimit, WIP_LIMIT_MAX } from "../boards/lanes.js";
 import { DEFAULT_TAG_COLOR } from "../boards/tags.js";
 import { now } from "../clock.js";
 import { InvalidInput } from "../errors.js";
@@ -73,7 +74,7 @@ export interface ImportDocument {
   format?: string;
   version?: number;
   board: { name: string };
-  lanes: Array<{ id: number; name: string }>;
+  lanes: Array<{ id: number; name: string; wipLimit?: unknown }>;
   tags?: ImportTag[];
   tickets?: ImportTicket[];
 }
@@ -125,7 +126,16 @@ export type BoardImporter = ReturnType<typeof boardImporter>;
 export function planImport(document: ImportDocument, at: string): ImportPlan {
   const boardName = cleanName(document.board.name, "board.name");
   const laneIndexById = indexById(document.lanes, "lanes");
-  const lanes = document.lanes.map((lane, index) => cleanName(lane.name, `lanes[${index}].name`));
+  const lanes = document.lanes.map((lane, index) => {
+    const name = cleanName(lane.name, `lanes[${index}].name`);
+    const wipLimit = lane.wipLimit ?? null;
+    if (!isWipLimit(wipLimit)) {
+      throw new InvalidInput(
+        `lanes[${index}].wipLimit (lane "${name}") must be an integer from 1 to ${WIP_LIMIT_MAX} or null`,
+      );
+    }
+    return { name, wipLimit };
+  });
 
   const tagList = document.tags ?? [];
   const tagIndexById = indexById(tagList, "tags");
@@ -398,7 +408,7 @@ function write(
   at: string,
 ): WrittenBoard {
   const boardId = stores.boards.insert(plan.boardName, at);
-  const laneIds = plan.lanes.map((name) => stores.lanes.insert(boardId, name));
+  const laneIds = plan.lanes.map((lane) => stores.lanes.insert(boardId, lane.name, lane.wipLimit));
   const tagIds = plan.tags.map((tag) =>
     stores.tags.insert(boardId, tag.name, nameKey(tag.name), tag.color),
   );

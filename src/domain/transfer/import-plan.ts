@@ -46,7 +46,7 @@ export interface PlannedReason {
 
 export interface ImportPlan {
   boardName: string;
-  lanes: string[];
+  lanes: Array<{ name: string; wipLimit: number | null }>;
   tags: Array<{ name: string; color: string }>;
   tickets: PlannedTicket[];
 }

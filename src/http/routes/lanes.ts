@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { LaneService } from "../../domain/boards/lanes.js";
-import { LaneRef, NameBody } from "../schemas/boards.js";
+import { LaneCreateBody, LanePatchBody, LaneRef } from "../schemas/boards.js";
 import { BoardIdParams, errors, IdList, LaneIdParams } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
@@ -27,12 +27,16 @@ export function laneRoutes(app: TackApp, lanes: LaneService): void {
         operationId: "createLane",
         tags: ["lanes"],
         params: BoardIdParams,
-        body: NameBody,
+        body: LaneCreateBody,
         response: { 201: LaneRef, ...errors(400, 404) },
       },
     },
     async (request, reply) =>
-      reply.code(201).send(lanes.create(request.params.boardId, request.body.name)),
+      reply
+        .code(201)
+        .send(
+          lanes.create(request.params.boardId, request.body.name, request.body.wipLimit ?? null),
+        ),
   );
 
   app.post(
@@ -56,12 +60,13 @@ export function laneRoutes(app: TackApp, lanes: LaneService): void {
       schema: {
         operationId: "renameLane",
         tags: ["lanes"],
+        description: "Renames the lane, sets its WIP limit (null clears it), or both.",
         params: LaneIdParams,
-        body: NameBody,
+        body: LanePatchBody,
         response: { 200: LaneRef, ...errors(400, 404) },
       },
     },
-    async (request) => lanes.rename(request.params.laneId, request.body.name),
+    async (request) => lanes.update(request.params.laneId, request.body),
   );
 
   app.delete(

@@ -157,7 +157,17 @@ export const BoardImport = Type.Object(
     format: Type.Optional(Type.Literal("tack.board")),
     version: Type.Optional(Type.Literal(1)),
     board: Type.Object({ name: Type.String() }),
-    lanes: Type.Array(Type.Object({ id: Id, name: Type.String() }), { maxItems: MANY }),
+    lanes: Type.Array(
+      Type.Object({
+        id: Id,
+        name: Type.String(),
+        // Checked by the import itself, so the 400 names the lane (CONTRACT.md §14).
+        wipLimit: Type.Optional(
+          Type.Unknown({ description: "1-10,000 or null (none); absent: none" }),
+        ),
+      }),
+      { maxItems: MANY },
+    ),
     tags: Type.Optional(
       Type.Array(
         Type.Object({ id: Type.Optional(Id), name: Type.String(), color: Type.Optional(TagColor) }),

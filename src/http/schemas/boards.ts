@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Timestamp } from "./common.js";
+import { Id, Nullable, Timestamp } from "./common.js";
 import { TicketRef } from "./tickets.js";
 
 export const Board = Type.Object(
@@ -14,8 +14,24 @@ export const Board = Type.Object(
 );
 export const BoardRef = Type.Ref(Board);
 
+/** A lane's soft WIP limit (CONTRACT.md §14): 1-10,000, or null for none. */
+export const WipLimit = Nullable(
+  Type.Integer({
+    minimum: 1,
+    maximum: 10_000,
+    description:
+      "Soft limit on the lane's load (tickets neither resolved nor archived); null: none",
+  }),
+);
+
 export const Lane = Type.Object(
-  { id: Id, boardId: Id, name: Type.String(), position: Type.Integer({ minimum: 0 }) },
+  {
+    id: Id,
+    boardId: Id,
+    name: Type.String(),
+    position: Type.Integer({ minimum: 0 }),
+    wipLimit: WipLimit,
+  },
   { $id: "Lane" },
 );
 export const LaneRef = Type.Ref(Lane);
@@ -51,6 +67,14 @@ export const BoardDetailRef = Type.Ref(BoardDetail);
 
 /** Request bodies. Names are plain strings here; trimming and length live in domain/names.ts. */
 export const NameBody = Type.Object({ name: Type.String() });
+export const LaneCreateBody = Type.Object({
+  name: Type.String(),
+  wipLimit: Type.Optional(WipLimit),
+});
+export const LanePatchBody = Type.Object(
+  { name: Type.Optional(Type.String()), wipLimit: Type.Optional(WipLimit) },
+  { description: "name, wipLimit or both; wipLimit null clears the limit." },
+);
 export const BoardCreateBody = Type.Object({
   name: Type.String(),
   laneNames: Type.Optional(Type.Array(Type.String(), { maxItems: 1000 })),

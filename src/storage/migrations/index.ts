@@ -6,6 +6,7 @@ import { coordinationSchema } from "./004-coordination.js";
 import { searchIndexSchema } from "./005-search-index.js";
 import { rerenderMarkdown } from "./006-rerender-markdown.js";
 import { searchIndexParts } from "./007-search-index-parts.js";
+import { flowSchema } from "./008-flow.js";
 
 /**
  * What a migration may need beyond the database: the domain's Markdown renderer, handed in by
@@ -34,4 +35,5 @@ export const migrations: readonly Migration[] = [
   searchIndexSchema,
   rerenderMarkdown,
   searchIndexParts,
+  flowSchema,
 ];

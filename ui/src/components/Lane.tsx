@@ -13,6 +13,7 @@ import { createTicket, lanes, tickets } from "../store";
 import type { Lane, TicketSummary } from "../types";
 import { Card } from "./Card";
 import { LaneMenu } from "./LaneMenu";
+import { LaneWipBadge } from "./LaneWip";
 
 /** Columns longer than this render only the cards near the visible part. */
 const VIRTUALIZE_FROM = 60;
@@ -206,6 +207,7 @@ export function LaneColumn({ lane, view, onOpen }: Props) {
         <span class="lane-count" title={`${view.total} ticket(s) shown`}>
           {view.total}
         </span>
+        <LaneWipBadge lane={lane} />
         <span class="card-spacer" />
         <button
           type="button"

@@ -5,11 +5,13 @@ import { overlay } from "../board-state";
 import { boardId, lanes, refresh } from "../store";
 import { toast } from "../toasts";
 import type { Lane } from "../types";
+import { WipLimitInput } from "./LaneWip";
 import { Menu } from "./Menu";
 
-/** A lane's actions: rename inline, move left/right, delete (empty lanes only). */
+/** A lane's actions: rename or set its WIP limit inline, move left/right, delete (empty only). */
 export function LaneMenu({ lane }: { lane: Lane }) {
   const renaming = useSignal(false);
+  const limiting = useSignal(false);
   const input = useRef<HTMLInputElement>(null);
   const list = lanes.value;
   const index = list.findIndex((entry) => entry.id === lane.id);
@@ -82,12 +84,19 @@ export function LaneMenu({ lane }: { lane: Lane }) {
       />
     );
   }
+  if (limiting.value) {
+    return <WipLimitInput lane={lane} onDone={() => (limiting.value = false)} />;
+  }
   void input;
   return (
     <Menu
       label={`Lane ${lane.name} actions`}
       items={[
         { label: "Rename", run: () => (renaming.value = true) },
+        {
+          label: lane.wipLimit == null ? "Set WIP limit…" : `WIP limit (${lane.wipLimit})…`,
+          run: () => (limiting.value = true),
+        },
         { label: "Move left", run: () => reorder(-1), disabled: index <= 0 },
         { label: "Move right", run: () => reorder(1), disabled: index >= list.length - 1 },
         { label: "Delete lane…", run: remove, danger: true },
