@@ -21,9 +21,11 @@ export function safeUrl(value: string, schemes: ReadonlySet<string>): string | n
   // the caller decodes entities first, so compare what the browser sees.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: exactly what browsers strip
   const squeezed = value.replace(/[\u0000-\u0020\u007f]+/g, "");
+  // A URL has a scheme only when what comes before its first ':' is scheme-shaped (the URL
+  // standard's rule): `foo):` is a relative path, as in a browser.
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(squeezed)?.[1];
   if (scheme !== undefined) return schemes.has(scheme.toLowerCase()) ? value.trim() : null;
-  if (/^[^/?#]*:/.test(squeezed) || /^[/\\]{2}/.test(squeezed)) return null;
+  if (/^[/\\]{2}/.test(squeezed)) return null;
   return value.trim();
 }
 

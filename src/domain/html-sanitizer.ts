@@ -23,7 +23,7 @@ const xss = xssExports as unknown as typeof XssModule;
 
 /**
  * The tags our markdown-it setup emits, plus the inline HTML issue trackers keep in bodies.
- * Anything else is dropped, its text kept.
+ * Any other tag is shown as the text typed, escaped.
  */
 const ALLOWED_TAGS = [
   ...["h1", "h2", "h3", "h4", "h5", "h6", "p", "br", "hr", "blockquote"],
@@ -33,12 +33,6 @@ const ALLOWED_TAGS = [
   // Inline HTML as GitHub, GitLab and Redmine allow it in issue text.
   ...["details", "summary", "kbd", "sub", "sup", "b", "i", "u", "ins", "del", "strike", "mark"],
   ...["abbr", "q", "samp", "var", "small", "dl", "dt", "dd", "div", "span", "ruby", "rt", "rp"],
-];
-
-/** Elements whose content is not text to show: dropped together with the element. */
-const DROPPED_WITH_CONTENT = [
-  ...["script", "style", "textarea", "option", "noscript", "template", "iframe"],
-  ...["xmp", "noembed", "noframes", "title"],
 ];
 
 /**
@@ -85,9 +79,11 @@ const filter = new xss.FilterXSS({
     // An empty string drops the attribute; undefined would hand it to js-xss's defaults.
     return kept === null ? "" : attribute(name, kept);
   },
-  // Tags not allowed are shown as text (`Vec<String>` typed without backticks stays readable).
+  // Tags not allowed are shown as the text typed (`Vec<String>` typed without backticks stays
+  // readable; `<script>`, `<style>`, `<title>` and the other tags GFM's "disallowed raw HTML"
+  // names show as `&lt;title&gt;`, with their content as text): escaped, so a browser reads
+  // them as text however often it parses and serializes the page again.
   stripIgnoreTag: false,
-  stripIgnoreTagBody: DROPPED_WITH_CONTENT,
   allowCommentTag: false,
   css: false, // no style attribute is ever kept, so no CSS filter is needed
 });

@@ -24,12 +24,14 @@ import { tasklist } from "@mdit/plugin-tasklist";
 import MarkdownIt from "markdown-it";
 import { highlightCode, knownLanguage } from "./code-highlighting.js";
 import { sanitizeHtml } from "./html-sanitizer.js";
+import { gfmAutolinks } from "./markdown-autolinks.js";
 import { directlyRenderable, directRenderer } from "./markdown-direct-rules.js";
+import { rawHtmlAsGfm } from "./markdown-raw-html.js";
 
 const md = new MarkdownIt({
   html: true, // raw HTML passes to the allowlist filter, which keeps only safe tags
   breaks: true, // a single newline is a <br />, as in GitHub, GitLab and Redmine issues
-  linkify: true, // GFM autolinks: bare URLs, www. and e-mail addresses
+  linkify: false, // GitHub's own autolink rules instead (markdown-autolinks.ts)
   typographer: false, // keep the text exactly as typed (no smart quotes)
   xhtmlOut: true, // <br />, <hr />, <img ... />: one spelling, whichever layer wrote the tag
   // A fence whose language is known is highlighted and written whole; any other is left to
@@ -42,21 +44,19 @@ const md = new MarkdownIt({
 });
 // Tables and ~~strikethrough~~ are on in markdown-it's default preset.
 
-// markdown-it's own validateLink is a blocklist (javascript:, vbscript:,
-// file:, data: except images). Swap it for the same allowlist the sanitizer
-// applies, so a refused link stays visible as plain Markdown text instead of
-// becoming an <a> with no href. The URL arrives percent-encoded, so a
-// disguised scheme like "java&#x09;script:" shows up as "java%09script:",
-// which has no valid scheme but a ':' in its first segment: refuse that too.
-const SCHEME = /^([a-z][a-z0-9+.-]*):/i;
-const ALLOWED_SCHEMES = new Set(["http", "https", "mailto"]);
-md.validateLink = (url) => {
-  const scheme = SCHEME.exec(url)?.[1];
-  if (scheme) return ALLOWED_SCHEMES.has(scheme.toLowerCase());
-  // Otherwise only a relative path, #fragment or ?query; not a
-  // protocol-relative //host URL (see allowProtocolRelative below).
-  return !/^[^/?#]*:/.test(url) && !url.startsWith("//");
-};
+// Every link destination is accepted here, as GitHub's parser accepts it; what a link may point
+// to is decided once, by the allowlist (html-allowlist.ts `linkStartTag`), which writes an `<a>`
+// without href for any scheme but http, https and mailto, the way GitHub's sanitizer does. So
+// `[text](javascript:...)` or `<irc://host>` shows its text, never a usable link, and no text is
+// lost to a refused link.
+md.validateLink = () => true;
+
+// GitHub writes ~~strikethrough~~ as <del>.
+md.renderer.rules.s_open = () => "<del>";
+md.renderer.rules.s_close = () => "</del>";
+
+gfmAutolinks(md);
+rawHtmlAsGfm(md);
 
 // GFM task lists: `- [ ] x` / `- [x] y` become disabled checkboxes. No <label>
 // wrapper: its for/id pairing would be stripped by the sanitizer anyway, and
