@@ -87,10 +87,16 @@ const ATTRIBUTE_ESCAPES: Record<string, string> = {
 /**
  * Writes a checked, decoded value back, escaping every `&`: the browser then decodes exactly the
  * value that was checked, so no character reference can turn into a ':' after the check. (The
- * same four characters markdown-it's escapeHtml escapes, in the same way.)
+ * same four characters markdown-it's escapeHtml escapes, in the same way.) Whitespace other than
+ * an inner space is written as a reference too (a title's line breaks, a leading space): the
+ * browser reads the same value, and the filter reading this HTML again gets it whole instead of
+ * turned into spaces and trimmed, so the output is a fixed point of the filter.
  */
 export function attribute(name: string, value: string): string {
-  return `${name}="${value.replace(/[&"<>]/g, (char) => ATTRIBUTE_ESCAPES[char] as string)}"`;
+  const escaped = value
+    .replace(/[&"<>]/g, (char) => ATTRIBUTE_ESCAPES[char] as string)
+    .replace(/[^\S ]|^ | $/g, (space) => `&#${space.codePointAt(0)};`);
+  return `${name}="${escaped}"`;
 }
 
 /**
@@ -114,9 +120,8 @@ export function checkboxTag(checked: boolean): string {
 /**
  * An attribute value as the filter's tag parser (js-xss `parseAttr`) hands it on: trimmed, and,
  * once the parser has passed a whitespace character between attributes, with every whitespace
- * character turned into a space. That is every attribute of an `a` (its attribute text is read
- * from the space after the tag name) and every attribute after the first of any other tag. So an
- * image's alt text spanning two lines reaches the page with a space, not a newline.
+ * character turned into a space. Only highlight.js's class attributes reach the filter with raw
+ * whitespace (markdown-raw-html.ts writes other values' whitespace as references).
  */
 export function asFilterReadsIt(value: string, afterWhitespace: boolean): string {
   return (afterWhitespace ? value.replace(/\s/g, " ") : value).trim();

@@ -1,12 +1,12 @@
 // A second markdown-it renderer that writes a body's HTML exactly as the allowlist filter
 // (html-sanitizer.ts) would leave it, so a body without raw HTML needs no filter pass
 // (markdown.ts decides which renderer a body gets). markdown-it's own output is already safe by
-// construction there: it escapes all text and attribute values, and its validateLink refuses
-// every scheme but http, https and mailto. What the filter would still change is the markup
-// around that text, and each rule below writes it the filter's way, with the rules the filter
-// itself uses (html-allowlist.ts):
-//   - every attribute goes through the filter's per-tag allowlist (`cleanAttribute`), read the
-//     way the filter's tag parser reads it (`asFilterReadsIt`): this drops the task-list classes
+// construction there: it escapes all text and attribute values. What the filter would still
+// change is the markup around that text (a link's scheme included), and each rule below writes it
+// the filter's way, with the rules the filter itself uses (html-allowlist.ts):
+//   - every attribute goes through the filter's per-tag allowlist (`cleanAttribute`), with its
+//     value as written (the filter gets whitespace in values as references, markdown-raw-html.ts,
+//     so it reads the same value): this drops the task-list classes
 //     on li/ul/ol, a fence's `language-x` class when x is not a plain language name, an image src
 //     that is not http(s), and keeps ol start, th/td align, alt and title;
 //   - a link's start tag is `linkStartTag` (href checked again, title, rel, target);
@@ -58,7 +58,7 @@ function allowedAttributes(tag: string, attrs: readonly [string, string][] | nul
   for (let index = 0; index < attrs.length; index++) {
     const [name, value] = attrs[index] as [string, string];
     // String(): markdown-it stores some values as numbers (an ordered list's start).
-    const kept = cleanAttribute(tag, name, asFilterReadsIt(String(value), index > 0));
+    const kept = cleanAttribute(tag, name, String(value));
     if (kept !== null) html += ` ${attribute(name, kept)}`;
   }
   return html;
@@ -95,8 +95,8 @@ export function directRenderer(md: MarkdownIt): Renderer {
     const href = token.attrGet("href");
     const title = token.attrGet("title");
     return linkStartTag(
-      href === null ? undefined : asFilterReadsIt(String(href), true),
-      title === null ? undefined : asFilterReadsIt(String(title), true),
+      href === null ? undefined : String(href),
+      title === null ? undefined : String(title),
     );
   };
 

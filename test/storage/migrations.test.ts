@@ -101,3 +101,35 @@ test("an existing database is upgraded in place: every row and id kept, deleted 
     db.close();
   }
 });
+
+test("bodies stored before GitHub's rendering rules are rendered again (migration 009)", async () => {
+  const file = join(folder, "rerender.sqlite");
+  const api = await startTestServer({ dbFile: file });
+  const board = (await api.post("/api/boards", { name: "b" })).body;
+  const laneId = board.lanes[0].id;
+  const ticket = (
+    await api.post(`/api/boards/${board.board.id}/tickets`, {
+      laneId,
+      title: "t",
+      bodyMarkdown: "~~old~~ Set the <title> of the page",
+    })
+  ).body;
+  await api.post(`/api/tickets/${ticket.id}/comments`, { bodyMarkdown: "mail foo@bar.baz" });
+  await api.close();
+
+  // The HTML as the previous release stored it, and the schema version it left.
+  const db = new Database(file);
+  db.prepare("UPDATE ticket_texts SET body_html = ?").run("<p><s>old</s> Set the [removed]</p>\n");
+  db.prepare("UPDATE comments SET body_html = ?").run("<p>mail foo@bar.baz</p>\n");
+  db.pragma("user_version = 8");
+  db.close();
+
+  const reopened = await startTestServer({ dbFile: file });
+  try {
+    const read = (await reopened.get(`/api/tickets/${ticket.id}`)).body;
+    assert.equal(read.bodyHtml, "<p><del>old</del> Set the &lt;title&gt; of the page</p>\n");
+    assert.match(read.comments[0].bodyHtml, /<a href="mailto:foo@bar\.baz" [^>]*>foo@bar\.baz<\/a>/);
+  } finally {
+    await reopened.close();
+  }
+});

@@ -7,6 +7,7 @@ import { searchIndexSchema } from "./005-search-index.js";
 import { rerenderMarkdown } from "./006-rerender-markdown.js";
 import { searchIndexParts } from "./007-search-index-parts.js";
 import { flowSchema } from "./008-flow.js";
+import { rerenderMarkdownAsGithub } from "./009-rerender-markdown-gfm.js";
 
 /**
  * What a migration may need beyond the database: the domain's Markdown renderer, handed in by
@@ -36,4 +37,5 @@ export const migrations: readonly Migration[] = [
   rerenderMarkdown,
   searchIndexParts,
   flowSchema,
+  rerenderMarkdownAsGithub,
 ];
