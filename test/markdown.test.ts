@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { type DefaultTreeAdapterMap, parse, parseFragment, serialize } from "parse5";
 import { sanitizeHtml } from "../src/domain/html-sanitizer.js";
 import { renderMarkdown } from "../src/domain/markdown.js";
 
@@ -424,6 +425,34 @@ const XSS_VECTORS: Array<[string, string]> = [
     "```html\n</code></pre><script>alert(1)</script>\n```",
   ],
   ["highlighted fence with a hostile language alias", '```js" onclick="alert(1)\nx\n```'],
+  // Raw HTML shown as the text typed (GFM's disallowed raw HTML and every tag not kept): the
+  // escaped text must stay text, whatever is inside it.
+  ["title with markup inside", "Set the <title><img src=x onerror=alert(1)></title> here"],
+  ["textarea closed early", "<textarea></textarea><img src=x onerror=alert(1)>"],
+  ["style with markup inside", "<style><img src=x onerror=alert(1)></style>"],
+  ["xmp then svg", "<xmp></xmp><svg onload=alert(1)>"],
+  ["noscript with markup inside", "<noscript><img src=x onerror=alert(1)></noscript>"],
+  ["plaintext swallowing the rest", "<plaintext><script>alert(1)</script>\n\n**bold**"],
+  [
+    "noembed title breakout",
+    '<noembed><img title="</noembed><img src onerror=alert(1)>"></noembed>',
+  ],
+  ["noframes breakout", "<noframes></noframes><img src=x onerror=alert(1)>"],
+  ["escaped end tag in title", "<title>&lt;/title&gt;&lt;img src=x onerror=alert(1)&gt;</title>"],
+  ["math style mXSS", "<math><mi><style><img src=x onerror=alert(1)></style></mi></math>"],
+  ["svg style mXSS", "<svg><style><img src=x onerror=alert(1)></style></svg>"],
+  ["select template", "<select><template><style><img src=x onerror=alert(1)></style></template>"],
+  ["not a comment in GFM, with markup after", "<!--> <img src=x onerror=alert(1)> -->"],
+  ["comment holding --", "a <!-- x -- y --><img src=x onerror=alert(1)>"],
+  ["processing instruction", "a <?x <img src=x onerror=alert(1)> ?>"],
+  ["CDATA", "a <![CDATA[<img src=x onerror=alert(1)>]]>"],
+  ["unfinished tag at the end", '<div id="foo"\nonmouseover="alert(1)"'],
+  ["unfinished tag before markup", '<div title="a\n\n<img src=x onerror=alert(1)>">'],
+  ["attribute with line breaks", '<abbr title="a\n" onclick="alert(1)\n">x</abbr>'],
+  [
+    "attribute with a reference and a quote",
+    '<abbr title="a&#10;&quot; onclick=alert(1)">x</abbr>',
+  ],
 ];
 
 test("backslashes count as slashes: /\\host and \\\\host are protocol-relative, so refused", () => {
@@ -479,6 +508,40 @@ for (const [name, source] of XSS_VECTORS) {
     assertSafe(sanitizeHtml(source), source);
   });
 }
+
+// What the UI does with `bodyHtml`: a browser parses it inside a <div> (innerHTML). A browser may
+// also serialize that DOM and parse it again (copy and paste, an editor, a later innerHTML read):
+// what was text must still be text then. parse5 parses as the HTML standard says, as browsers do.
+const divContext = (() => {
+  const html = parse("<!DOCTYPE html><div></div>")
+    .childNodes[1] as DefaultTreeAdapterMap["element"];
+  const body = html.childNodes[1] as DefaultTreeAdapterMap["element"];
+  return body.childNodes[0] as DefaultTreeAdapterMap["element"];
+})();
+
+function elementsOf(
+  nodes: readonly DefaultTreeAdapterMap["childNode"][],
+): DefaultTreeAdapterMap["element"][] {
+  return nodes.flatMap((node) => ("tagName" in node ? [node, ...elementsOf(node.childNodes)] : []));
+}
+
+test("xss corpus, parsed by a browser's rules, serialized and parsed again, stays safe", () => {
+  for (const [name, source] of XSS_VECTORS) {
+    const once = serialize(parseFragment(divContext, renderMarkdown(source), {}));
+    const again = parseFragment(divContext, once, {});
+    assert.equal(serialize(again), once, `${name}: a second parse changes the DOM`);
+    for (const element of elementsOf(again.childNodes)) {
+      assert.ok(ALLOWED_TAGS.has(element.tagName), `${name}: <${element.tagName}> in ${once}`);
+      for (const { name: attribute } of element.attrs) {
+        assert.doesNotMatch(
+          attribute,
+          /^(on|style$|id$|name$|srcdoc$|formaction$)/,
+          `${name}: ${once}`,
+        );
+      }
+    }
+  }
+});
 
 test("attribute names that are Object.prototype properties are dropped, never looked up", () => {
   // The per-tag attribute table once was a plain object: `constructor` found Object() and was

@@ -216,7 +216,8 @@ function autolink(state: StateCore): void {
       for (const link of findLinks(text)) {
         const href = md.normalizeLink(link.href);
         if (!md.validateLink(href)) continue;
-        if (link.start > position) result.push(textToken(state, text.slice(position, link.start), token.level));
+        if (link.start > position)
+          result.push(textToken(state, text.slice(position, link.start), token.level));
         const open = new state.Token("link_open", "a", 1);
         open.attrs = [["href", href]];
         open.level = token.level;
@@ -231,7 +232,8 @@ function autolink(state: StateCore): void {
         position = link.end;
       }
       if (position === 0) result.push(token);
-      else if (position < text.length) result.push(textToken(state, text.slice(position), token.level));
+      else if (position < text.length)
+        result.push(textToken(state, text.slice(position), token.level));
     }
     blockToken.children = result;
   }

@@ -34,6 +34,7 @@ const WHITESPACE = /\s/g;
 const QUOTED = /"[^"]*"|'[^']*'/g;
 /** A start tag, as CommonMark defines raw HTML's open tags. */
 const START_TAG =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: CommonMark's unquoted attribute value
   /<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][A-Za-z0-9:._-]*(?:\s*=\s*(?:[^"'=<>`\x00-\x20]+|'[^']*'|"[^"]*"))?)*\s*\/?>/g;
 
 /** `text` with every whitespace character written as a character reference. */

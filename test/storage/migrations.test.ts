@@ -128,7 +128,10 @@ test("bodies stored before GitHub's rendering rules are rendered again (migratio
   try {
     const read = (await reopened.get(`/api/tickets/${ticket.id}`)).body;
     assert.equal(read.bodyHtml, "<p><del>old</del> Set the &lt;title&gt; of the page</p>\n");
-    assert.match(read.comments[0].bodyHtml, /<a href="mailto:foo@bar\.baz" [^>]*>foo@bar\.baz<\/a>/);
+    assert.match(
+      read.comments[0].bodyHtml,
+      /<a href="mailto:foo@bar\.baz" [^>]*>foo@bar\.baz<\/a>/,
+    );
   } finally {
     await reopened.close();
   }
