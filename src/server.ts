@@ -27,6 +27,8 @@ export interface ServerOptions {
   timeouts?: ServerTimeouts;
   /** How the write-ahead log is flushed (default fs.fsync); tests hold or fail it. */
   syncFile?: SyncFile;
+  /** Lists built from the database every time (test/api/live-lists.test.ts's reference). */
+  freshLists?: boolean;
 }
 
 /** Opens the database, builds the app and listens. Failures are StartupErrors with one-line messages. */
@@ -59,6 +61,7 @@ export async function startServer(
     },
     timeouts: options.timeouts,
     whenDurable: commits.whenDurable,
+    freshLists: options.freshLists,
     logger:
       config.logLevel === "silent"
         ? false

@@ -14,6 +14,7 @@ import { idempotencyService } from "./idempotency.js";
 import { createRemoteServices, NO_REMOTE_ACCESS } from "./remote-tracking/remote-services.js";
 import type { RemoteAccess } from "./remote-tracking/remote-tracking.js";
 import { searchIndexer } from "./search-indexer.js";
+import type { BoardLists } from "./tickets/board-lists.js";
 import { claimSettlement } from "./tickets/ticket-claims.js";
 import { createTicketServices } from "./tickets/ticket-services.js";
 import { createRead, createTransact } from "./transaction.js";
@@ -36,10 +37,12 @@ export function createServices(
   // Coordination (CONTRACT.md §13): claims end and changed tickets are collected before each
   // commit; board revisions advance right after it.
   let tags: EntityTags | undefined;
+  let lists: BoardLists | undefined;
   const transact = createTransact(db, bus, {
     beforeCommit: claimSettlement(stores, activity),
     afterCommit: (changes) => {
       tags?.advance(changes);
+      lists?.changed(changes);
       committed();
     },
   });
@@ -48,7 +51,15 @@ export function createServices(
   const boards = boardService(stores, transact);
   const lanes = laneService(stores, boards, transact);
   const boardTags = tagService(stores, boards, activity, transact);
-  const ticketFamily = createTicketServices(stores, boards, activity, transact, createRead(db));
+  const ticketFamily = createTicketServices(
+    stores,
+    boards,
+    activity,
+    transact,
+    createRead(db),
+    () => db.inTransaction,
+  );
+  lists = ticketFamily.boardLists;
   const ticketDeps = { tickets: ticketFamily.tickets, activity };
   const ticketExtras = {
     comments: commentService(stores, ticketDeps, transact),

@@ -33,6 +33,16 @@ export class BoardChanges {
     set.add(ticketId);
   }
 
+  /** The tickets changed per board (a moved or deleted ticket also under the board it left). */
+  get changedTickets(): ReadonlyMap<number, ReadonlySet<number>> {
+    return this.tickets;
+  }
+
+  /** Boards this unit of work deleted. */
+  get deletedBoards(): number[] {
+    return [...this.boards].flatMap(([id, event]) => (event === "board_deleted" ? [id] : []));
+  }
+
   /** Every board whose data changed: touched, deleted, or with a changed ticket. */
   get changedBoards(): Set<number> {
     return new Set([...this.boards.keys(), ...this.tickets.keys()]);

@@ -57,6 +57,11 @@ export interface AppOptions {
   uiDir?: string;
   /** Answers wait for this before they leave (storage/group-commit.ts); none by default. */
   whenDurable?: WhenDurable;
+  /**
+   * Build every ticket list from the database, with no answer cache or kept summaries: the
+   * reference the randomized list test compares the normal server's answers with.
+   */
+  freshLists?: boolean;
 }
 
 /**
@@ -104,7 +109,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   boardRoutes(app, services.boards);
   laneRoutes(app, services.lanes);
   tagRoutes(app, services.tags);
-  ticketRoutes(app, services);
+  ticketRoutes(app, services, { freshLists: options.freshLists ?? false });
   ticketBulkRoutes(app, services);
   ticketClaimRoutes(app, services);
   commentRoutes(app, services.comments);

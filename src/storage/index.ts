@@ -13,6 +13,7 @@ import { tagStore } from "./tags.js";
 import { ticketChangeStore } from "./ticket-changes.js";
 import { ticketClaimStore } from "./ticket-claims.js";
 import { ticketEventStore } from "./ticket-events.js";
+import { ticketPlacementStore } from "./ticket-placements.js";
 import { ticketReadinessStore } from "./ticket-readiness.js";
 import { ticketRelationStore } from "./ticket-relations.js";
 import { ticketTagStore } from "./ticket-tags.js";
@@ -33,6 +34,7 @@ export function createStores(db: Db) {
     ticketRelations: ticketRelationStore(db),
     tagReasons: tagReasonStore(db),
     ticketEvents: ticketEventStore(db),
+    ticketPlacements: ticketPlacementStore(db),
     boardImport: boardImportStore(db),
     // Coordination (CONTRACT.md §13): version tracking first, its TEMP table feeds the others.
     ticketChanges: ticketChangeStore(db),

@@ -6,13 +6,16 @@ import type { Db } from "./database.js";
  * (archived or not), no live claim (`@now` is the current ISO timestamp). The claim test comes
  * first: claim-next walks past every ticket claimed before, and that probe is the cheapest.
  */
-const READY = `t.is_resolved = 0 AND t.is_archived = 0
-  AND NOT EXISTS (SELECT 1 FROM ticket_claims k WHERE k.ticket_id = t.id AND k.expires_at > @now)
-  AND NOT EXISTS (SELECT 1 FROM ticket_blockers b JOIN tickets bt ON bt.id = b.blocker_id
+const UNCLAIMED =
+  "NOT EXISTS (SELECT 1 FROM ticket_claims k WHERE k.ticket_id = t.id AND k.expires_at > @now)";
+const UNBLOCKED = `NOT EXISTS (SELECT 1 FROM ticket_blockers b JOIN tickets bt ON bt.id = b.blocker_id
                   WHERE b.ticket_id = t.id AND bt.is_resolved = 0)
   AND NOT EXISTS (SELECT 1 FROM ticket_blockers b JOIN tickets bt ON bt.id = b.blocker_id
                   WHERE b.ticket_id = t.parent_ticket_id AND bt.is_resolved = 0)
   AND NOT EXISTS (SELECT 1 FROM tickets c WHERE c.parent_ticket_id = t.id AND c.is_resolved = 0)`;
+const READY = `t.is_resolved = 0 AND t.is_archived = 0 AND ${UNCLAIMED} AND ${UNBLOCKED}`;
+/** The rule without its claim test: what the in-memory ready sets keep (claims change often). */
+const STARTABLE = `t.is_resolved = 0 AND t.is_archived = 0 AND ${UNBLOCKED}`;
 
 /** Narrowing of `claim-next`; every one present applies (AND). */
 export interface ReadyFilter {
@@ -23,6 +26,25 @@ export interface ReadyFilter {
 }
 
 export function ticketReadinessStore(db: Db) {
+  const startableOfBoard = db
+    .prepare<[number], [number]>(`SELECT t.id FROM tickets t WHERE t.board_id = ? AND ${STARTABLE}`)
+    .raw(true);
+  const startableOf = db
+    .prepare<[string, number], [number]>(
+      `SELECT t.id FROM tickets t
+       WHERE t.id IN (SELECT value FROM json_each(?)) AND t.board_id = ? AND ${STARTABLE}`,
+    )
+    .raw(true);
+  const childrenOf = db
+    .prepare<[string], [number]>(
+      `SELECT id FROM tickets WHERE parent_ticket_id IN (SELECT value FROM json_each(?))`,
+    )
+    .raw(true);
+  const isReady = db
+    .prepare<[{ id: number; boardId: number; now: string }], [number]>(
+      `SELECT 1 FROM tickets t WHERE t.id = @id AND t.board_id = @boardId AND ${READY}`,
+    )
+    .raw(true);
   const readyIds = db
     .prepare<[{ boardId: number; now: string }], [number]>(
       `SELECT t.id FROM tickets t WHERE t.board_id = @boardId AND ${READY}`,
@@ -49,6 +71,29 @@ export function ticketReadinessStore(db: Db) {
   }
 
   return {
+    /** Ids of a board's tickets that are ready or only held by a live claim. */
+    startableIds(boardId: number): Set<number> {
+      const ids = new Set<number>();
+      for (const [id] of startableOfBoard.iterate(boardId)) ids.add(id);
+      return ids;
+    },
+
+    /** Those of `ids` on the board that are ready or only held by a live claim. */
+    startableAmong(boardId: number, ids: Iterable<number>): Set<number> {
+      const result = new Set<number>();
+      for (const [id] of startableOf.iterate(JSON.stringify([...ids]), boardId)) result.add(id);
+      return result;
+    },
+
+    /** Ids of the children of `ids` (their readiness depends on their parent's blockers). */
+    childIdsOf(ids: Iterable<number>): number[] {
+      return childrenOf.all(JSON.stringify([...ids])).map((row) => row[0]);
+    },
+
+    /** Whether one ticket of the board is ready now (claim-next's check of its pick). */
+    isReady: (boardId: number, id: number, now: string): boolean =>
+      isReady.get({ id, boardId, now }) !== undefined,
+
     /** Ids of a board's ready tickets (one query whatever the board size). */
     readyIds(boardId: number, now: string): Set<number> {
       const ids = new Set<number>();

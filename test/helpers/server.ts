@@ -42,6 +42,8 @@ export interface TestServerOptions {
   timeouts?: ServerTimeouts;
   /** Stands in for fsync of the write-ahead log (test/storage/group-commit.test.ts). */
   syncFile?: SyncFile;
+  /** Lists built from the database every time, no caches (the randomized list test's reference). */
+  freshLists?: boolean;
 }
 
 /**
@@ -60,7 +62,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       logLevel: "silent",
     },
     options.env ?? {},
-    { timeouts: options.timeouts, syncFile: options.syncFile },
+    { timeouts: options.timeouts, syncFile: options.syncFile, freshLists: options.freshLists },
   );
   const request = async (
     method: string,

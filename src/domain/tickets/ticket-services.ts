@@ -2,6 +2,7 @@ import type { Stores } from "../../storage/index.js";
 import type { ActivityRecorder } from "../activity.js";
 import type { BoardService } from "../boards/boards.js";
 import type { Read, Transact } from "../transaction.js";
+import { boardLists } from "./board-lists.js";
 import { ticketBulkService } from "./ticket-bulk.js";
 import { ticketClaimService } from "./ticket-claims.js";
 import { ticketEdits } from "./ticket-edits.js";
@@ -19,13 +20,17 @@ export function createTicketServices(
   activity: ActivityRecorder,
   transact: Transact,
   read: Read,
+  /** Whether a unit of work is open (board lists are then built without their memory). */
+  inUnitOfWork: () => boolean,
 ) {
   const lanes = ticketLanes(stores);
   const views = ticketViews(stores, read);
+  const lists = boardLists(stores, read, inUnitOfWork);
   const edits = ticketEdits(stores, ticketLinkRules(stores), lanes, activity);
   const moves = ticketMoves(stores, { lanes, edits, activity });
   return {
-    tickets: ticketService(stores, { boards, lanes, edits, views, activity }, transact),
+    tickets: ticketService(stores, { boards, lanes, edits, views, lists, activity }, transact),
+    boardLists: lists,
     ticketPositions: ticketPositionService(stores, { boards, lanes, views, activity }, transact),
     ticketMoves: ticketMoveService(stores, { moves, edits, views }, transact),
     ticketBulk: ticketBulkService(stores, { boards, lanes, edits, moves, views }, transact),

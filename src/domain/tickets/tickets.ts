@@ -8,6 +8,7 @@ import type { Ticket, TicketSummary } from "../model.js";
 import { nameKey } from "../names.js";
 import { ticketSearchText } from "../search-text.js";
 import type { Transact } from "../transaction.js";
+import type { BoardLists } from "./board-lists.js";
 import { TicketBatch, type TicketEdits, type TicketUpsert } from "./ticket-edits.js";
 import type { TicketLanes } from "./ticket-ordering.js";
 import { parseTicketSearch } from "./ticket-search.js";
@@ -26,6 +27,21 @@ export interface TicketListQuery {
   ready?: boolean;
 }
 
+/** The storage filter of a list query. */
+function listFilter(query: TicketListQuery): TicketListFilter {
+  const tag = query.tag?.trim();
+  const filter: TicketListFilter = {
+    archived: query.archived === "all" ? "all" : query.archived === "true" ? "archived" : "active",
+  };
+  if (query.lane_id !== undefined) filter.laneId = query.lane_id;
+  const isResolved = query.resolved ?? query.completed;
+  if (isResolved !== undefined) filter.isResolved = isResolved;
+  if (tag) filter.tagKey = nameKey(tag);
+  const search = parseTicketSearch(query.q);
+  if (search) filter.search = search;
+  return filter;
+}
+
 /** Ticket CRUD, the board list, relations and transitions. */
 export function ticketService(
   stores: Pick<
@@ -37,12 +53,13 @@ export function ticketService(
     lanes: TicketLanes;
     edits: TicketEdits;
     views: TicketViews;
+    lists: BoardLists;
     activity: ActivityRecorder;
   },
   transact: Transact,
 ) {
   const { tickets } = stores;
-  const { boards, lanes, edits, views, activity } = deps;
+  const { boards, lanes, edits, views, lists, activity } = deps;
 
   function require(ticketId: number): TicketRecord {
     const ticket = tickets.get(ticketId);
@@ -81,19 +98,30 @@ export function ticketService(
 
     list(boardId: number, query: TicketListQuery): TicketSummary[] {
       boards.require(boardId);
-      const tag = query.tag?.trim();
-      const filter: TicketListFilter = {
-        archived:
-          query.archived === "all" ? "all" : query.archived === "true" ? "archived" : "active",
-      };
-      if (query.lane_id !== undefined) filter.laneId = query.lane_id;
-      const isResolved = query.resolved ?? query.completed;
-      if (isResolved !== undefined) filter.isResolved = isResolved;
-      if (tag) filter.tagKey = nameKey(tag);
-      const search = parseTicketSearch(query.q);
-      if (search) filter.search = search;
+      const filter = listFilter(query);
       const ready = query.ready ? stores.ticketReadiness.readyIds(boardId, now()) : undefined;
       return views.list(boardId, filter, ready);
+    },
+
+    /**
+     * The same list as serialized summaries, from the board lists kept in memory (only the
+     * tickets changed since the last list are read and serialized again); undefined inside a
+     * unit of work. `serialize` must give what the list's response serializer gives for one
+     * summary.
+     */
+    listPieces(
+      boardId: number,
+      query: TicketListQuery,
+      serialize: (summary: TicketSummary) => string,
+    ): string[] | undefined {
+      boards.require(boardId);
+      return lists.pieces(
+        boardId,
+        listFilter(query),
+        query.ready === true,
+        views.summariesOf,
+        serialize,
+      );
     },
 
     /** Full tickets of a board in board order (BoardDetail), with a fixed number of queries. */

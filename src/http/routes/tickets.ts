@@ -1,5 +1,7 @@
 import { Type } from "@sinclair/typebox";
+import type { FastifyReply } from "fastify";
 import type { EntityTags } from "../../domain/entity-tags.js";
+import type { TicketSummary } from "../../domain/model.js";
 import type { TicketMoveService } from "../../domain/tickets/ticket-moves.js";
 import type { TicketPositionService } from "../../domain/tickets/ticket-positions.js";
 import type { TicketService } from "../../domain/tickets/tickets.js";
@@ -24,6 +26,31 @@ import {
 import { TicketRef, TicketRelations, TicketSummaryRef } from "../schemas/tickets.js";
 import type { TackApp } from "../types.js";
 
+const LIST_OPENING = '{"tickets":[';
+const LIST_CLOSING = "]}";
+
+/**
+ * One summary's JSON exactly as the list's response serializer writes it inside the list: the
+ * serializer's answer for a one-summary list, less the wrapper around it.
+ */
+function summarySerializer(
+  serializeList: ((data: { [key: string]: unknown }) => string) | undefined,
+): (summary: TicketSummary) => string {
+  if (!serializeList) throw new Error("the ticket list has no response serializer");
+  return (summary) => {
+    const text = serializeList({ tickets: [summary] });
+    if (!text.startsWith(LIST_OPENING) || !text.endsWith(LIST_CLOSING)) {
+      throw new Error("unexpected serialization of a ticket list");
+    }
+    return text.slice(LIST_OPENING.length, -LIST_CLOSING.length);
+  };
+}
+
+/** Sends text already serialized by the route's serializer (pieces joined). */
+function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
+  return reply.type("application/json; charset=utf-8").send(text);
+}
+
 export function ticketRoutes(
   app: TackApp,
   services: {
@@ -32,8 +59,11 @@ export function ticketRoutes(
     ticketMoves: TicketMoveService;
     entityTags: EntityTags;
   },
+  options: { freshLists: boolean } = { freshLists: false },
 ): void {
   const { tickets, ticketPositions, ticketMoves, entityTags } = services;
+  /** One summary as the list's serializer writes it (set by the first list request). */
+  let serializeSummary: ((summary: TicketSummary) => string) | undefined;
   // Serialized answers of unchanged boards and tickets (conditional-requests.ts), in bytes.
   const lists = new AnswerCache(24 * 1024 * 1024);
   // A ticket's answer is kept from its second request on (one read of every ticket would
@@ -60,10 +90,16 @@ export function ticketRoutes(
       },
     },
     async (request, reply) => {
-      const tag = entityTags.boardTag(request.params.boardId);
+      const { boardId } = request.params;
+      if (options.freshLists) return { tickets: tickets.list(boardId, request.query) };
+      const tag = entityTags.boardTag(boardId);
       const cache = { store: lists, key: request.url };
       if (tag !== undefined && answerFromTag(request, reply, tag, cache)) return reply;
-      return { tickets: tickets.list(request.params.boardId, request.query) };
+      serializeSummary ??= summarySerializer(reply.getSerializationFunction("200"));
+      const pieces = tickets.listPieces(boardId, request.query, serializeSummary);
+      if (!pieces) return { tickets: tickets.list(boardId, request.query) };
+      // What the serializer writes for the whole list: the pieces joined inside the wrapper.
+      return sendJsonText(reply, `${LIST_OPENING}${pieces.join(",")}${LIST_CLOSING}`);
     },
   );
 

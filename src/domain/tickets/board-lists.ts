@@ -1,0 +1,238 @@
+import type { Stores } from "../../storage/index.js";
+import type { TicketPlacement } from "../../storage/ticket-placements.js";
+import type { TicketListFilter } from "../../storage/tickets.js";
+import { now } from "../clock.js";
+import type { TicketSummary } from "../model.js";
+import type { BoardChanges, Read } from "../transaction.js";
+
+/**
+ * The board lists kept in memory (issue #20, docs/performance.md "Issue #20: live speed"): for
+ * each board a list was asked of, every ticket's placement (lane, position, flags, priority) in
+ * lane arrays kept in board order, each ticket's serialized summary once a list needed it, and
+ * the board's "startable" set (the ready rule without its claim test). A list after a write
+ * then re-reads and re-serializes only the tickets that write changed, and joins the others'
+ * ready-made pieces.
+ *
+ * THE INVARIANT (for anyone adding a write path): after every commit, `changed` receives the
+ * unit of work's BoardChanges, whose `changedTickets` are gathered by SQLite triggers
+ * (storage/ticket-changes.ts) on every table a ticket's representation shows; those tickets are
+ * re-read before the next list. So a write is seen here whatever code path made it, as long as
+ * it runs inside `transact` on this process's connection (a restore from a trash, an import, a
+ * cascade). What changes an answer without any row changing is handled here: a claim ending by
+ * the clock (pieces showing a claim are dropped once it ends), the order of lanes (read per
+ * list, lanes are few), a deleted board (its list is dropped). Lists are never built inside a
+ * unit of work (`pieces` answers undefined there), so nothing a rollback undoes is ever kept.
+ */
+
+/** A ticket as the lists keep it: its placement and, once serialized, its summary. */
+interface Listed extends TicketPlacement {
+  piece: string | undefined;
+  /** End of the live claim the piece shows (the piece is stale from then on), or null. */
+  claimEndsAt: string | null;
+}
+
+class BoardList {
+  readonly tickets = new Map<number, Listed>();
+  /** Per lane, its tickets; in board order (active, then archived; position; id) unless unsorted. */
+  readonly lanes = new Map<number, Listed[]>();
+  readonly unsorted = new Set<number>();
+  /** Tickets to re-read before the next list (changed by commits since). */
+  readonly stale = new Set<number>();
+  /** Tickets whose piece shows a live claim. */
+  readonly showingClaims = new Set<Listed>();
+  /** Ready-or-only-claimed tickets, computed on the first ready list, then kept up to date. */
+  startable: Set<number> | undefined;
+  /** Tickets whose startability to re-check (with their children) before the next ready read. */
+  readonly startableStale = new Set<number>();
+}
+
+const laneOrder = (a: Listed, b: Listed) =>
+  Number(a.isArchived) - Number(b.isArchived) || a.position - b.position || a.id - b.id;
+
+export type SummariesOf = (boardId: number, ids: readonly number[]) => TicketSummary[];
+
+export function boardLists(
+  stores: Pick<
+    Stores,
+    "ticketPlacements" | "tickets" | "lanes" | "ticketReadiness" | "ticketClaims"
+  >,
+  read: Read,
+  /** Whether a unit of work is open on the connection (lists are then built the plain way). */
+  inUnitOfWork: () => boolean,
+) {
+  const lists = new Map<number, BoardList>();
+
+  function place(list: BoardList, placement: TicketPlacement): void {
+    const listed: Listed = { ...placement, piece: undefined, claimEndsAt: null };
+    list.tickets.set(listed.id, listed);
+    const lane = list.lanes.get(listed.laneId);
+    if (lane) lane.push(listed);
+    else list.lanes.set(listed.laneId, [listed]);
+    list.unsorted.add(listed.laneId);
+  }
+
+  /** Re-reads the tickets changed since the last list; they lose their pieces. */
+  function refresh(list: BoardList, boardId: number): void {
+    const rows = stores.ticketPlacements.byIds(list.stale);
+    const lanesLeft = new Set<number>();
+    for (const id of list.stale) {
+      const old = list.tickets.get(id);
+      if (!old) continue;
+      list.tickets.delete(id);
+      list.showingClaims.delete(old);
+      lanesLeft.add(old.laneId);
+    }
+    for (const laneId of lanesLeft) {
+      const lane = (list.lanes.get(laneId) ?? []).filter((listed) => !list.stale.has(listed.id));
+      if (lane.length > 0) list.lanes.set(laneId, lane);
+      else list.lanes.delete(laneId);
+    }
+    for (const id of list.stale) {
+      const row = rows.get(id);
+      if (row && row.boardId === boardId) place(list, row);
+    }
+    list.stale.clear();
+  }
+
+  /** The board's list, current: built on first use, changed tickets re-read, lanes sorted. */
+  function current(boardId: number): BoardList {
+    let list = lists.get(boardId);
+    if (!list) {
+      list = new BoardList();
+      for (const placement of stores.ticketPlacements.ofBoard(boardId)) place(list, placement);
+      lists.set(boardId, list);
+    } else if (list.stale.size > 0) {
+      refresh(list, boardId);
+    }
+    const at = now();
+    for (const listed of list.showingClaims) {
+      if (listed.claimEndsAt !== null && listed.claimEndsAt > at) continue;
+      listed.piece = undefined;
+      listed.claimEndsAt = null;
+      list.showingClaims.delete(listed);
+    }
+    for (const laneId of list.unsorted) list.lanes.get(laneId)?.sort(laneOrder);
+    list.unsorted.clear();
+    return list;
+  }
+
+  /** The tickets of a filter without tag or search, in board order. */
+  function inBoardOrder(list: BoardList, boardId: number, filter: TicketListFilter): Listed[] {
+    const laneIds =
+      filter.laneId !== undefined
+        ? [filter.laneId]
+        : stores.lanes.listByBoard(boardId).map((lane) => lane.id);
+    const result: Listed[] = [];
+    for (const laneId of laneIds) {
+      for (const listed of list.lanes.get(laneId) ?? []) {
+        if (filter.archived === "active" && listed.isArchived) break;
+        if (filter.archived === "archived" && !listed.isArchived) continue;
+        if (filter.isResolved !== undefined && listed.isResolved !== filter.isResolved) continue;
+        result.push(listed);
+      }
+    }
+    return result;
+  }
+
+  /** Ids of the board's ready tickets: the startable ones without a live claim. */
+  function readyIds(list: BoardList, boardId: number): Set<number> {
+    const readiness = stores.ticketReadiness;
+    if (!list.startable) {
+      list.startable = readiness.startableIds(boardId);
+      list.startableStale.clear();
+    } else if (list.startableStale.size > 0) {
+      // A ticket's readiness also follows its parent's blockers: a changed ticket's children
+      // are re-checked too (every other dependency notes the ticket itself as changed).
+      const ids = new Set(list.startableStale);
+      for (const child of readiness.childIdsOf(list.startableStale)) ids.add(child);
+      const startable = readiness.startableAmong(boardId, ids);
+      for (const id of ids) {
+        if (startable.has(id)) list.startable.add(id);
+        else list.startable.delete(id);
+      }
+      list.startableStale.clear();
+    }
+    const at = now();
+    const ready = new Set(list.startable);
+    for (const [id, claim] of stores.ticketClaims.ofBoard(boardId)) {
+      if (claim.expiresAt > at) ready.delete(id);
+    }
+    return ready;
+  }
+
+  /** Serializes the summaries of the tickets that have no piece (one query set for all). */
+  function fill(
+    list: BoardList,
+    boardId: number,
+    chosen: Listed[],
+    summariesOf: SummariesOf,
+    serialize: (summary: TicketSummary) => string,
+  ): void {
+    const missing = chosen.filter((listed) => listed.piece === undefined);
+    if (missing.length === 0) return;
+    const summaries = summariesOf(
+      boardId,
+      missing.map((listed) => listed.id),
+    );
+    summaries.forEach((summary, index) => {
+      const listed = missing[index] as Listed;
+      listed.piece = serialize(summary);
+      if (summary.claim) {
+        listed.claimEndsAt = summary.claim.expiresAt;
+        list.showingClaims.add(listed);
+      }
+    });
+  }
+
+  return {
+    /** After each commit: the changed tickets are re-read before the next list. */
+    changed(changes: BoardChanges): void {
+      for (const boardId of changes.deletedBoards) lists.delete(boardId);
+      for (const [boardId, ids] of changes.changedTickets) {
+        const list = lists.get(boardId);
+        if (!list) continue;
+        for (const id of ids) {
+          list.stale.add(id);
+          if (list.startable) list.startableStale.add(id);
+        }
+      }
+    },
+
+    /**
+     * The serialized summaries of a board list (the board exists), in its order; undefined
+     * inside a unit of work (the caller builds the list the plain way).
+     */
+    pieces(
+      boardId: number,
+      filter: TicketListFilter,
+      ready: boolean,
+      summariesOf: SummariesOf,
+      serialize: (summary: TicketSummary) => string,
+    ): string[] | undefined {
+      if (inUnitOfWork()) return undefined;
+      return read(() => {
+        const list = current(boardId);
+        let chosen: Listed[];
+        if (filter.tagKey !== undefined || filter.search) {
+          // Tags and text are not kept here: SQL picks the ids (in board order).
+          chosen = stores.tickets
+            .list(boardId, filter)
+            .flatMap((row) => list.tickets.get(row.id) ?? []);
+        } else {
+          chosen = inBoardOrder(list, boardId, filter);
+        }
+        if (ready) {
+          const ids = readyIds(list, boardId);
+          // Array sort is stable: within a priority the board order stays.
+          chosen = chosen
+            .filter((listed) => ids.has(listed.id))
+            .sort((a, b) => b.priority - a.priority);
+        }
+        fill(list, boardId, chosen, summariesOf, serialize);
+        return chosen.map((listed) => listed.piece as string);
+      });
+    },
+  };
+}
+
+export type BoardLists = ReturnType<typeof boardLists>;

@@ -1,0 +1,55 @@
+import type { Db } from "./database.js";
+
+/**
+ * Where a ticket sits in its board's lists and what the list filters look at: the few columns
+ * the in-memory board lists (domain/tickets/board-lists.ts) keep per ticket. Read for a whole
+ * board once, then only for the tickets each commit changed.
+ */
+export interface TicketPlacement {
+  id: number;
+  boardId: number;
+  laneId: number;
+  isArchived: boolean;
+  isResolved: boolean;
+  position: number;
+  priority: number;
+}
+
+type RawPlacement = [number, number, number, number, number, number, number];
+
+const COLUMNS = "id, board_id, lane_id, is_archived, is_resolved, position, priority";
+
+const fromRaw = (row: RawPlacement): TicketPlacement => ({
+  id: row[0],
+  boardId: row[1],
+  laneId: row[2],
+  isArchived: row[3] === 1,
+  isResolved: row[4] === 1,
+  position: row[5],
+  priority: row[6],
+});
+
+export function ticketPlacementStore(db: Db) {
+  const ofBoard = db
+    .prepare<[number], RawPlacement>(`SELECT ${COLUMNS} FROM tickets WHERE board_id = ?`)
+    .raw(true);
+  const byIds = db
+    .prepare<[string], RawPlacement>(
+      `SELECT ${COLUMNS} FROM tickets WHERE id IN (SELECT value FROM json_each(?))`,
+    )
+    .raw(true);
+
+  return {
+    /** Every ticket of a board, unordered. */
+    ofBoard: (boardId: number): TicketPlacement[] => ofBoard.all(boardId).map(fromRaw),
+
+    /** The tickets of `ids` that exist (anywhere), keyed by id. */
+    byIds(ids: Iterable<number>): Map<number, TicketPlacement> {
+      const map = new Map<number, TicketPlacement>();
+      for (const row of byIds.iterate(JSON.stringify([...ids]))) map.set(row[0], fromRaw(row));
+      return map;
+    },
+  };
+}
+
+export type TicketPlacementStore = ReturnType<typeof ticketPlacementStore>;

@@ -1,0 +1,272 @@
+import assert from "node:assert/strict";
+import { after, test } from "node:test";
+import { useClock } from "../../src/domain/clock.js";
+import { startTestServer } from "../helpers/server.js";
+
+// Issue #20: the board lists kept in memory (domain/tickets/board-lists.ts) answer byte for byte
+// what a list built from the database gives. One server writes and answers from its memory; a
+// second one on the same database file builds every list from scratch (`freshLists`). Random
+// writes of every kind are interleaved with reads of every list form, and each answer of the
+// first is compared with the second's.
+
+const live = await startTestServer();
+const fresh = await startTestServer({ dbFile: live.dbFile, freshLists: true });
+let clock = Date.parse("2030-01-01T00:00:00.000Z");
+after(useClock(() => clock));
+
+/** A small seeded generator (mulberry32), so a failure replays. */
+function generator(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SEED = Number(process.env.LIVE_LISTS_SEED ?? 20);
+const STEPS = Number(process.env.LIVE_LISTS_STEPS ?? 90);
+const random = generator(SEED);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+const some = <T>(items: readonly T[], most: number): T[] => [
+  ...new Set(Array.from({ length: Math.floor(random() * (most + 1)) }, () => pick(items))),
+];
+
+const WORDS = ["alpha", "boiler", "comet", "delta", "ember"];
+
+function importDocument(name: string, tickets: number) {
+  return {
+    format: "tack.board",
+    version: 1,
+    board: { name },
+    lanes: [1, 2, 3].map((id) => ({ id, name: `lane ${id}` })),
+    tags: [1, 2, 3].map((id) => ({ id, name: `tag ${id}` })),
+    tickets: Array.from({ length: tickets }, (_, i) => ({
+      id: i + 1,
+      laneId: (i % 3) + 1,
+      title: `Ticket ${i + 1} ${WORDS[i % WORDS.length]}`,
+      bodyMarkdown: i % 4 === 0 ? `Body with ${WORDS[(i + 2) % WORDS.length]}` : "",
+      priority: (i % 4) + 1,
+      position: Math.floor(i / 3),
+      isResolved: i % 7 === 0,
+      isArchived: i % 11 === 10,
+      parentTicketId: i % 5 === 4 ? i - 2 : null,
+      tags: i % 2 === 0 ? [{ name: `tag ${(i % 3) + 1}` }] : [],
+      blockerIds: i % 6 === 5 ? [i - 3] : [],
+      relatedIds: i % 8 === 7 ? [i - 5] : [],
+    })),
+  };
+}
+
+interface BoardState {
+  id: number;
+  laneIds: number[];
+  tagIds: number[];
+}
+
+async function importBoard(name: string, tickets: number): Promise<BoardState> {
+  const answer = await live.post("/api/boards/import", importDocument(name, tickets));
+  assert.equal(answer.status, 201, answer.text);
+  return {
+    id: answer.body.board.id,
+    laneIds: answer.body.lanes.map((lane: { id: number }) => lane.id),
+    tagIds: answer.body.tags.map((tag: { id: number }) => tag.id),
+  };
+}
+
+const boards = [await importBoard("Main", 36), await importBoard("Other", 6)];
+
+/** Ids of the tickets currently on a board (from the fresh server). */
+async function ticketIds(board: BoardState): Promise<number[]> {
+  const answer = await fresh.get(`/api/boards/${board.id}/tickets?archived=all`);
+  return answer.body.tickets.map((ticket: { id: number }) => ticket.id);
+}
+
+/** Every list form of a board, answered by both servers, compared byte for byte. */
+async function compareLists(board: BoardState, step: string): Promise<void> {
+  const forms = [
+    "",
+    "?archived=all",
+    "?archived=true",
+    "?resolved=false",
+    "?resolved=true&archived=all",
+    `?lane_id=${pick(board.laneIds)}`,
+    `?lane_id=${pick(board.laneIds)}&archived=all`,
+    `?q=${pick(WORDS)}`,
+    `?q=%23${1 + Math.floor(random() * 40)}`,
+    "?tag=TAG%202",
+    "?ready=true",
+    `?ready=true&lane_id=${pick(board.laneIds)}`,
+    "?ready=true&archived=all",
+    "?ready=true&tag=tag%201",
+  ];
+  for (const form of forms) {
+    const path = `/api/boards/${board.id}/tickets${form}`;
+    const [mine, reference] = [await live.get(path), await fresh.get(path)];
+    assert.equal(mine.status, reference.status, `${step}: ${path}`);
+    assert.equal(mine.text, reference.text, `${step}: ${path} differs`);
+  }
+}
+
+type Write = (board: BoardState, ids: number[]) => Promise<unknown>;
+
+const ticketWrites: Record<string, Write> = {
+  create: (board) =>
+    live.post(`/api/boards/${board.id}/tickets`, {
+      laneId: pick(board.laneIds),
+      title: `New ${pick(WORDS)}`,
+      priority: 1 + Math.floor(random() * 4),
+    }),
+  title: (_, ids) => live.patch(`/api/tickets/${pick(ids)}`, { title: `Retitled ${pick(WORDS)}` }),
+  priority: (_, ids) =>
+    live.patch(`/api/tickets/${pick(ids)}`, { priority: 1 + Math.floor(random() * 4) }),
+  resolve: (_, ids) => live.patch(`/api/tickets/${pick(ids)}`, { isResolved: random() < 0.6 }),
+  archive: (_, ids) => live.patch(`/api/tickets/${pick(ids)}`, { isArchived: random() < 0.4 }),
+  lane: (board, ids) => live.patch(`/api/tickets/${pick(ids)}`, { laneId: pick(board.laneIds) }),
+  parent: (_, ids) =>
+    live.patch(`/api/tickets/${pick(ids)}`, { parentTicketId: random() < 0.3 ? null : pick(ids) }),
+  blockers: (_, ids) => live.patch(`/api/tickets/${pick(ids)}`, { blockerIds: some(ids, 2) }),
+  related: (_, ids) => live.patch(`/api/tickets/${pick(ids)}`, { relatedIds: some(ids, 2) }),
+  tags: (board, ids) => live.patch(`/api/tickets/${pick(ids)}`, { tagIds: some(board.tagIds, 2) }),
+  position: (board, ids) =>
+    live.patch(`/api/tickets/${pick(ids)}/position`, {
+      laneId: pick(board.laneIds),
+      position: Math.floor(random() * 8),
+    }),
+  transition: (_, ids) =>
+    live.patch(`/api/tickets/${pick(ids)}/transition`, {
+      laneName: `lane ${1 + Math.floor(random() * 3)}`,
+    }),
+  delete: (_, ids) => live.delete(`/api/tickets/${pick(ids)}`),
+  move: (_, ids) => {
+    const target = boards[1] as BoardState;
+    return live.post(`/api/tickets/${pick(ids)}/move`, {
+      boardId: target.id,
+      laneId: pick(target.laneIds),
+    });
+  },
+  moveBack: async (board) => {
+    const other = boards[1] as BoardState;
+    const ids = await ticketIds(other);
+    if (ids.length === 0) return;
+    return live.post(`/api/tickets/${pick(ids)}/move`, {
+      boardId: board.id,
+      laneId: pick(board.laneIds),
+    });
+  },
+  bulkComplete: (board, ids) =>
+    live.post(`/api/boards/${board.id}/tickets/bulk-complete`, {
+      ticketIds: some(ids, 4),
+      isResolved: random() < 0.5,
+    }),
+  bulkArchive: (board, ids) =>
+    live.post(`/api/boards/${board.id}/tickets/bulk-archive`, {
+      ticketIds: some(ids, 3),
+      isArchived: random() < 0.5,
+    }),
+  bulkTransition: (board, ids) =>
+    live.post(`/api/boards/${board.id}/tickets/bulk-transition`, {
+      ticketIds: some(ids, 4),
+      laneName: `lane ${1 + Math.floor(random() * 3)}`,
+    }),
+  claim: (_, ids) =>
+    live.post(`/api/tickets/${pick(ids)}/claim`, {
+      actor: `agent ${Math.floor(random() * 3)}`,
+      leaseSeconds: 60 + Math.floor(random() * 240),
+    }),
+  claimNext: (board) =>
+    live.post(`/api/boards/${board.id}/claim-next`, {
+      actor: `agent ${Math.floor(random() * 3)}`,
+      leaseSeconds: 60 + Math.floor(random() * 240),
+    }),
+  release: (_, ids) =>
+    live.post(`/api/tickets/${pick(ids)}/release`, { actor: `agent ${Math.floor(random() * 3)}` }),
+  clock: async () => {
+    // Claims end by the clock alone: no row changes.
+    clock += Math.floor(random() * 200) * 1000;
+  },
+  comment: (_, ids) =>
+    live.post(`/api/tickets/${pick(ids)}/comments`, { bodyMarkdown: `A comment ${pick(WORDS)}` }),
+  reference: (_, ids) =>
+    live.put(`/api/tickets/${pick(ids)}/external-references/source`, {
+      provider: "github",
+      instanceUrl: "https://github.com",
+      projectKey: "acme/app",
+      issueKey: String(Math.floor(random() * 50)),
+      displayRef: `acme/app#${Math.floor(random() * 50)}`,
+      url: "https://github.com/acme/app/issues/1",
+      title: `Upstream ${pick(WORDS)}`,
+    }),
+  tagRename: (board) =>
+    live.patch(`/api/tags/${pick(board.tagIds)}`, { name: `tag ${pick(WORDS)} ${random()}` }),
+  tagCreate: async (board) => {
+    const answer = await live.post(`/api/boards/${board.id}/tags`, { name: `t${random()}` });
+    if (answer.status === 201) board.tagIds.push(answer.body.id);
+  },
+  tagDelete: async (board) => {
+    if (board.tagIds.length < 3) return;
+    const id = pick(board.tagIds);
+    board.tagIds = board.tagIds.filter((tagId) => tagId !== id);
+    return live.delete(`/api/tags/${id}`);
+  },
+  boardRename: (board) => live.patch(`/api/boards/${board.id}`, { name: `Main ${random()}` }),
+  laneReorder: (board) => {
+    board.laneIds = [...board.laneIds].sort(() => random() - 0.5);
+    return live.post(`/api/boards/${board.id}/lanes/reorder`, { laneIds: board.laneIds });
+  },
+  reorder: async (board) => {
+    const answer = await fresh.get(`/api/boards/${board.id}/tickets`);
+    const items = answer.body.tickets
+      .map((ticket: { id: number }) => ({ ticketId: ticket.id, laneId: pick(board.laneIds) }))
+      .sort(() => random() - 0.5);
+    const next = new Map<number, number>();
+    return live.post(`/api/boards/${board.id}/tickets/reorder`, {
+      items: items.map((item: { ticketId: number; laneId: number }) => {
+        const position = next.get(item.laneId) ?? 0;
+        next.set(item.laneId, position + 1);
+        return { ...item, position };
+      }),
+    });
+  },
+};
+
+test("every list form answers what a fresh computation gives, through writes of every kind", async () => {
+  const main = boards[0] as BoardState;
+  const other = boards[1] as BoardState;
+  await compareLists(main, "start");
+  const kinds = Object.keys(ticketWrites);
+  for (let step = 0; step < STEPS; step++) {
+    const kind = step < kinds.length ? (kinds[step] as string) : pick(kinds);
+    const ids = await ticketIds(main);
+    if (ids.length < 4) await ticketWrites.create?.(main, ids);
+    await (ticketWrites[kind] as Write)(main, ids.length > 0 ? ids : [1]);
+    await compareLists(main, `step ${step} (${kind}, seed ${SEED})`);
+    if (step % 10 === 0) await compareLists(other, `step ${step} (${kind}, other board)`);
+  }
+  // An import and a board deletion: the lists of a new board, then of a deleted one.
+  const imported = await importBoard("Imported", 12);
+  await compareLists(imported, "after an import");
+  await ticketWrites.title?.(imported, await ticketIds(imported));
+  await compareLists(imported, "after an import and a write");
+  assert.equal((await live.delete(`/api/boards/${other.id}`)).status, 204);
+  const gone = await live.get(`/api/boards/${other.id}/tickets`);
+  assert.equal(gone.status, 404);
+});
+
+test("the ready list follows a parent's blocker, which changes no row of the child", async () => {
+  const board = await importBoard("Family", 0);
+  const lane = board.laneIds[0] as number;
+  const create = async (title: string, extra: Record<string, unknown> = {}) =>
+    (await live.post(`/api/boards/${board.id}/tickets`, { laneId: lane, title, ...extra })).body.id;
+  const blocker = await create("blocker");
+  const parent = await create("parent", { blockerIds: [blocker] });
+  const child = await create("child", { parentTicketId: parent, isResolved: true });
+  await live.patch(`/api/tickets/${child}`, { isResolved: false });
+  await compareLists(board, "parent blocked");
+  await live.patch(`/api/tickets/${blocker}`, { isResolved: true });
+  await compareLists(board, "parent's blocker resolved");
+  const ready = await live.get(`/api/boards/${board.id}/tickets?ready=true`);
+  assert.ok(ready.body.tickets.some((ticket: { id: number }) => ticket.id === child));
+});
