@@ -78,7 +78,7 @@ const PART_NAMES: Record<string, string> = {
   headers: "header",
 };
 
-/** Turns the first validation error into one sentence naming the field, e.g. `priority must be <= 4`. */
+/** Turns the first validation error into one sentence naming the field, e.g. `title must be a string`. */
 export function describeValidationError(errors: ErrorObject[], part: string): string {
   const error = errors[0];
   if (!error) return "invalid request";

@@ -666,7 +666,7 @@ describe("import refuses any violation, naming the element, and creates nothing"
         { id: 1, laneId: 1, title: "a" },
         { id: 2, laneId: 1, title: "b", priority: 5 },
       ]),
-      "tickets[1].priority must be <= 4",
+      "tickets[1].priority must be one of 1, 2, 3, 4",
     ],
     ["missing title", valid([{ id: 1, laneId: 1 }]), "tickets[0].title is required"],
     [
@@ -839,7 +839,7 @@ describe("import refuses any violation, naming the element, and creates nothing"
     assertError(
       await api.post("/api/boards/import", { board: { name: "Huge" }, lanes, tickets }),
       400,
-      "tickets[4999].priority must be <= 4",
+      "tickets[4999].priority must be one of 1, 2, 3, 4",
     );
     assert.deepEqual((await api.get("/api/boards")).body, before.body);
   });

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { ActivityLogService } from "../../domain/activity.js";
-import { errors, TicketIdParams } from "../schemas/common.js";
+import { answer, errors, TicketIdParams } from "../schemas/common.js";
 import { ActivityLog } from "../schemas/ticket-records.js";
 import type { TackApp } from "../types.js";
 
@@ -10,13 +10,17 @@ export function activityRoutes(app: TackApp, activity: ActivityLogService): void
     {
       schema: {
         operationId: "listTicketActivity",
+        summary: "A ticket's activity history",
         tags: ["activity"],
         description:
           "Newest first. Stays readable after the ticket is deleted (404 only when neither the " +
           "ticket nor any entry about it exists). Action names: docs/activity.md.",
         params: TicketIdParams,
         response: {
-          200: Type.Object({ activity: Type.Array(Type.Ref(ActivityLog)) }),
+          200: answer(
+            Type.Object({ activity: Type.Array(Type.Ref(ActivityLog)) }),
+            "The ticket's activity, oldest first.",
+          ),
           ...errors(400, 404),
         },
       },

@@ -26,6 +26,7 @@ export function boardEventRoutes(
       config: { noEntityTag: true },
       schema: {
         operationId: "streamBoardEvents",
+        summary: "Stream a board's change notifications",
         tags: ["boards"],
         description:
           "Server-sent events. `: connected` first, then one `id:` + `data:` message per committed " +
@@ -38,7 +39,9 @@ export function boardEventRoutes(
         headers: Type.Object({ "last-event-id": Type.Optional(Type.String()) }),
         response: {
           200: {
-            description: "text/event-stream",
+            description:
+              "The stream: `: connected`, then one message per committed change, until the " +
+              "board is deleted or the client leaves.",
             content: { "text/event-stream": { schema: Type.String() } },
           },
           ...errors(400, 404, 429),

@@ -7,7 +7,7 @@ import { serializeWholeDocument, streamDocument } from "../document-serializatio
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
 import { BoardExport, BoardImport } from "../schemas/board-export.js";
 import { type BoardDetail, BoardDetailRef } from "../schemas/boards.js";
-import { BoardIdParams, errors } from "../schemas/common.js";
+import { answer, BoardIdParams, errors } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
 /** Export and import of whole boards (CONTRACT.md §10, docs/export-format.md). */
@@ -27,10 +27,17 @@ export function boardTransferRoutes(
       ...serializeWholeDocument,
       schema: {
         operationId: "exportBoard",
+        summary: "Export a board as one document",
         tags: ["boards"],
         description: "The whole board as one document (format tack.board, version 1).",
         params: BoardIdParams,
-        response: { 200: Type.Ref(BoardExport), ...errors(400, 404) },
+        response: {
+          200: answer(
+            Type.Ref(BoardExport),
+            "The whole board: lanes, tags, tickets, comments, events and history.",
+          ),
+          ...errors(400, 404),
+        },
       },
     },
     async (request, reply) => {
@@ -50,6 +57,7 @@ export function boardTransferRoutes(
       ...serializeWholeDocument,
       schema: {
         operationId: "importBoard",
+        summary: "Import a board document as a new board",
         tags: ["boards"],
         description:
           "Creates a new board from a BoardExport document, in one transaction. Any violation is " +
@@ -57,7 +65,10 @@ export function boardTransferRoutes(
           "body limit (413 beyond).",
         body: Type.Ref(BoardImport),
         headers: IdempotencyKeyHeaders,
-        response: { 201: BoardDetailRef, ...errors(400, 413, 422) },
+        response: {
+          201: answer(BoardDetailRef, "The new board with its lanes and tags."),
+          ...errors(400, 413, 422),
+        },
       },
       config: { idempotent: true },
     },

@@ -8,7 +8,7 @@ import {
   BoardShellRef,
   NameBody,
 } from "../schemas/boards.js";
-import { BoardIdParams, errors, IdList } from "../schemas/common.js";
+import { answer, BoardIdParams, errors, IdList } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
 export function boardRoutes(app: TackApp, boards: BoardService): void {
@@ -19,8 +19,11 @@ export function boardRoutes(app: TackApp, boards: BoardService): void {
     {
       schema: {
         operationId: "listBoards",
+        summary: "List boards",
+        description:
+          "Boards in their order (POST /api/boards/reorder), each without lanes, tags or tickets.",
         tags: ["boards"],
-        response: { 200: BoardList, ...errors(400, 500) },
+        response: { 200: answer(BoardList, "Every board, in board order."), ...errors(400, 500) },
       },
     },
     async () => ({ boards: boards.list() }),
@@ -31,10 +34,19 @@ export function boardRoutes(app: TackApp, boards: BoardService): void {
     {
       schema: {
         operationId: "createBoard",
+        summary: "Create a board",
+        description:
+          "laneNames are created in the order given; names are trimmed and must not be empty.",
         tags: ["boards"],
         body: BoardCreateBody,
         headers: IdempotencyKeyHeaders,
-        response: { 201: BoardDetailRef, ...errors(400, 422) },
+        response: {
+          201: answer(
+            BoardDetailRef,
+            "The new board with its lanes (laneNames, or none) and no tags.",
+          ),
+          ...errors(400, 422),
+        },
       },
       config: { idempotent: true },
     },
@@ -49,10 +61,11 @@ export function boardRoutes(app: TackApp, boards: BoardService): void {
     {
       schema: {
         operationId: "reorderBoards",
+        summary: "Reorder boards",
         tags: ["boards"],
         description: "Extension (CONTRACT.md §12): boardIds must list every board once.",
         body: Type.Object({ boardIds: IdList }),
-        response: { 200: BoardList, ...errors(400) },
+        response: { 200: answer(BoardList, "Every board, in the new order."), ...errors(400) },
       },
     },
     async (request) => ({ boards: boards.reorder(request.body.boardIds) }),
@@ -63,9 +76,17 @@ export function boardRoutes(app: TackApp, boards: BoardService): void {
     {
       schema: {
         operationId: "getBoard",
+        summary: "Get a board with its lanes and tags",
+        description: "The board shell: what a board view needs besides its tickets.",
         tags: ["boards"],
         params: BoardIdParams,
-        response: { 200: BoardShellRef, ...errors(400, 404) },
+        response: {
+          200: answer(
+            BoardShellRef,
+            "The board, its lanes in order and its tags; tickets are listed by listTickets.",
+          ),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => boards.shell(request.params.boardId),
@@ -76,10 +97,12 @@ export function boardRoutes(app: TackApp, boards: BoardService): void {
     {
       schema: {
         operationId: "renameBoard",
+        summary: "Rename a board",
+        description: "The name is trimmed and must not be empty.",
         tags: ["boards"],
         params: BoardIdParams,
         body: NameBody,
-        response: { 200: BoardRef, ...errors(400, 404) },
+        response: { 200: answer(BoardRef, "The renamed board."), ...errors(400, 404) },
       },
     },
     async (request) => boards.rename(request.params.boardId, request.body.name),
@@ -90,9 +113,14 @@ export function boardRoutes(app: TackApp, boards: BoardService): void {
     {
       schema: {
         operationId: "deleteBoard",
+        summary: "Delete a board and everything on it",
+        description: "Ids of the deleted rows are never reused.",
         tags: ["boards"],
         params: BoardIdParams,
-        response: { 204: Type.Null(), ...errors(400, 404) },
+        response: {
+          204: answer(Type.Null(), "Deleted, with its lanes, tags, tickets and their history."),
+          ...errors(400, 404),
+        },
       },
     },
     async (request, reply) => {

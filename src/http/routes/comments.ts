@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { CommentService } from "../../domain/annotations/comments.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
-import { CommentIdParams, errors, TicketIdParams } from "../schemas/common.js";
+import { answer, CommentIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import { CommentBody } from "../schemas/ticket-records.js";
 import { CommentRef } from "../schemas/tickets.js";
 import type { TackApp } from "../types.js";
@@ -12,10 +12,17 @@ export function commentRoutes(app: TackApp, comments: CommentService): void {
     {
       schema: {
         operationId: "listComments",
+        summary: "List a ticket's comments",
         tags: ["comments"],
         description: "Newest first (createdAt desc, then id desc).",
         params: TicketIdParams,
-        response: { 200: Type.Object({ comments: Type.Array(CommentRef) }), ...errors(400, 404) },
+        response: {
+          200: answer(
+            Type.Object({ comments: Type.Array(CommentRef) }),
+            "The ticket's comments, oldest first.",
+          ),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => ({ comments: comments.list(request.params.ticketId) }),
@@ -26,12 +33,13 @@ export function commentRoutes(app: TackApp, comments: CommentService): void {
     {
       schema: {
         operationId: "createComment",
+        summary: "Comment on a ticket",
         tags: ["comments"],
         description: "A new comment is `local_only`; its sync timestamps equal its createdAt.",
         params: TicketIdParams,
         body: CommentBody,
         headers: IdempotencyKeyHeaders,
-        response: { 201: CommentRef, ...errors(400, 404, 422) },
+        response: { 201: answer(CommentRef, "The new comment."), ...errors(400, 404, 422) },
       },
       config: { idempotent: true },
     },
@@ -44,11 +52,12 @@ export function commentRoutes(app: TackApp, comments: CommentService): void {
     {
       schema: {
         operationId: "updateComment",
+        summary: "Edit a comment",
         tags: ["comments"],
         description: "A comment that is `pushed` or `pushing` is read-only (400).",
         params: CommentIdParams,
         body: CommentBody,
-        response: { 200: CommentRef, ...errors(400, 404) },
+        response: { 200: answer(CommentRef, "The comment as edited."), ...errors(400, 404) },
       },
     },
     async (request) => comments.update(request.params.commentId, request.body.bodyMarkdown),
@@ -59,10 +68,11 @@ export function commentRoutes(app: TackApp, comments: CommentService): void {
     {
       schema: {
         operationId: "deleteComment",
+        summary: "Delete a comment",
         tags: ["comments"],
         description: "A comment that is `pushed` or `pushing` is read-only (400).",
         params: CommentIdParams,
-        response: { 204: Type.Null(), ...errors(400, 404) },
+        response: { 204: answer(Type.Null(), "The comment is deleted."), ...errors(400, 404) },
       },
     },
     async (request, reply) => {

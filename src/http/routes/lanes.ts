@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { LaneService } from "../../domain/boards/lanes.js";
 import { LaneCreateBody, LanePatchBody, LaneRef } from "../schemas/boards.js";
-import { BoardIdParams, errors, IdList, LaneIdParams } from "../schemas/common.js";
+import { answer, BoardIdParams, errors, IdList, LaneIdParams } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
 export function laneRoutes(app: TackApp, lanes: LaneService): void {
@@ -12,9 +12,11 @@ export function laneRoutes(app: TackApp, lanes: LaneService): void {
     {
       schema: {
         operationId: "listLanes",
+        summary: "List a board's lanes",
+        description: "Lanes in board order; a lane's name carries no meaning for resolved state.",
         tags: ["lanes"],
         params: BoardIdParams,
-        response: { 200: LaneList, ...errors(400, 404) },
+        response: { 200: answer(LaneList, "The board's lanes in order."), ...errors(400, 404) },
       },
     },
     async (request) => ({ lanes: lanes.list(request.params.boardId) }),
@@ -25,10 +27,13 @@ export function laneRoutes(app: TackApp, lanes: LaneService): void {
     {
       schema: {
         operationId: "createLane",
+        summary: "Add a lane",
+        description:
+          "The name is trimmed and must not be empty; wipLimit is optional (1-10,000). The lane is appended after the others.",
         tags: ["lanes"],
         params: BoardIdParams,
         body: LaneCreateBody,
-        response: { 201: LaneRef, ...errors(400, 404) },
+        response: { 201: answer(LaneRef, "The new lane, last on its board."), ...errors(400, 404) },
       },
     },
     async (request, reply) =>
@@ -44,11 +49,15 @@ export function laneRoutes(app: TackApp, lanes: LaneService): void {
     {
       schema: {
         operationId: "reorderLanes",
+        summary: "Reorder a board's lanes",
         tags: ["lanes"],
         description: "laneIds must list every lane of the board exactly once.",
         params: BoardIdParams,
         body: Type.Object({ laneIds: IdList }),
-        response: { 200: LaneList, ...errors(400, 404) },
+        response: {
+          200: answer(LaneList, "The board's lanes in the new order."),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => ({ lanes: lanes.reorder(request.params.boardId, request.body.laneIds) }),
@@ -59,11 +68,12 @@ export function laneRoutes(app: TackApp, lanes: LaneService): void {
     {
       schema: {
         operationId: "renameLane",
+        summary: "Rename a lane or set its WIP limit",
         tags: ["lanes"],
         description: "Renames the lane, sets its WIP limit (null clears it), or both.",
         params: LaneIdParams,
         body: LanePatchBody,
-        response: { 200: LaneRef, ...errors(400, 404) },
+        response: { 200: answer(LaneRef, "The lane as changed."), ...errors(400, 404) },
       },
     },
     async (request) => lanes.update(request.params.laneId, request.body),
@@ -74,10 +84,11 @@ export function laneRoutes(app: TackApp, lanes: LaneService): void {
     {
       schema: {
         operationId: "deleteLane",
+        summary: "Delete an empty lane",
         tags: ["lanes"],
         description: "Only an empty lane can be deleted (409 otherwise).",
         params: LaneIdParams,
-        response: { 204: Type.Null(), ...errors(400, 404, 409) },
+        response: { 204: answer(Type.Null(), "The lane is deleted."), ...errors(400, 404, 409) },
       },
     },
     async (request, reply) => {

@@ -4,7 +4,7 @@ import {
   unreadableDiagnosticRequest,
 } from "../../domain/remote-tracking/remote-diagnostics.js";
 import { answerError, classifyError } from "../errors.js";
-import { errors } from "../schemas/common.js";
+import { answer, errors } from "../schemas/common.js";
 import {
   RemoteDiagnosticRequest,
   RemoteDiagnosticResult,
@@ -18,9 +18,16 @@ export function remoteDiagnosticRoutes(app: TackApp, diagnostics: RemoteDiagnost
     {
       schema: {
         operationId: "listRemoteProviders",
+        summary: "List remote providers and whether each has a credential",
         tags: ["service"],
         description: "Which providers have a credential; never the credential itself.",
-        response: { 200: RemoteProviderDiagnostics, ...errors(400, 500) },
+        response: {
+          200: answer(
+            RemoteProviderDiagnostics,
+            "Each provider with hasCredential and its status.",
+          ),
+          ...errors(400, 500),
+        },
       },
     },
     async () => ({ providers: diagnostics.providers() }),
@@ -32,6 +39,7 @@ export function remoteDiagnosticRoutes(app: TackApp, diagnostics: RemoteDiagnost
     {
       schema: {
         operationId: "diagnoseRemote",
+        summary: "Check a remote credential or issue",
         tags: ["service"],
         description:
           "Uses only a credential configured for exactly the target instance (never a " +
@@ -40,7 +48,18 @@ export function remoteDiagnosticRoutes(app: TackApp, diagnostics: RemoteDiagnost
           'cannot be read too (no string provider: unsupported_provider with provider ""; ' +
           "any other malformed field: error), its message naming the problem.",
         body: Type.Ref(RemoteDiagnosticRequest),
-        response: { 200: Result, 400: Result, ...errors(413, 500) },
+        response: {
+          200: answer(
+            Result,
+            "The instance accepted the credential (and the issue exists): status reachable.",
+          ),
+          400: answer(
+            Result,
+            "The check failed, or the request named no supported provider or could not be " +
+              "read: status and message say which (never the error shape).",
+          ),
+          ...errors(413, 500),
+        },
       },
       // API.md's exception: every 400 here carries a RemoteDiagnosticResult, schema failures and
       // unparsable bodies included; other statuses keep the usual error shape.

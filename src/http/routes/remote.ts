@@ -3,7 +3,13 @@ import type { CommentPushService } from "../../domain/remote-tracking/comment-pu
 import type { RemoteImportService } from "../../domain/remote-tracking/remote-import.js";
 import type { RemoteRefreshService } from "../../domain/remote-tracking/remote-refresh.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
-import { BoardIdParams, CommentIdParams, errors, TicketIdParams } from "../schemas/common.js";
+import {
+  answer,
+  BoardIdParams,
+  CommentIdParams,
+  errors,
+  TicketIdParams,
+} from "../schemas/common.js";
 import { RemoteIssueImport, RemoteIssueImportPreview } from "../schemas/remote.js";
 import { CommentRef, TicketRef } from "../schemas/tickets.js";
 import type { TackApp } from "../types.js";
@@ -24,6 +30,7 @@ export function remoteRoutes(
     {
       schema: {
         operationId: "importRemoteIssue",
+        summary: "Import a remote issue as a ticket",
         tags: ["remote"],
         description:
           "Creates a ticket tracking the remote issue: title from the remote (read-only), remote " +
@@ -32,7 +39,10 @@ export function remoteRoutes(
         params: BoardIdParams,
         body: ImportBody,
         headers: IdempotencyKeyHeaders,
-        response: { 201: TicketRef, ...errors(400, 404, 409, 422) },
+        response: {
+          201: answer(TicketRef, "The new ticket, linked to the remote issue."),
+          ...errors(400, 404, 409, 422),
+        },
       },
       config: { idempotent: true },
     },
@@ -45,11 +55,18 @@ export function remoteRoutes(
     {
       schema: {
         operationId: "previewRemoteIssueImport",
+        summary: "Preview a remote issue import",
         tags: ["remote"],
         description: "Fetches the issue as an import would; creates nothing.",
         params: BoardIdParams,
         body: ImportBody,
-        response: { 200: Type.Ref(RemoteIssueImportPreview), ...errors(400, 404) },
+        response: {
+          200: answer(
+            Type.Ref(RemoteIssueImportPreview),
+            "What an import would create, and whether the issue is already imported; nothing is written.",
+          ),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => remoteImport.preview(request.params.boardId, request.body),
@@ -60,12 +77,16 @@ export function remoteRoutes(
     {
       schema: {
         operationId: "refreshRemoteIssue",
+        summary: "Refresh a ticket from its remote issue",
         tags: ["remote"],
         description:
           "Re-fetches title, body and state: updates the title and the remote snapshot, never " +
           "the local bodyMarkdown. 400 for an untracked ticket or a provider failure.",
         params: TicketIdParams,
-        response: { 200: TicketRef, ...errors(400, 404) },
+        response: {
+          200: answer(TicketRef, "The ticket with the remote issue's current title and state."),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => remoteRefresh.refresh(request.params.ticketId),
@@ -76,12 +97,13 @@ export function remoteRoutes(
     {
       schema: {
         operationId: "pushCommentToRemote",
+        summary: "Push a comment to the remote issue",
         tags: ["remote"],
         description:
           "Posts the comment on the tracked remote issue. 409 when pushed, or pushing for less " +
           "than 15 minutes; a failed push is 400 {error: lastError} and may be retried.",
         params: CommentIdParams,
-        response: { 200: CommentRef, ...errors(400, 404, 409) },
+        response: { 200: answer(CommentRef, "The comment, now pushed."), ...errors(400, 404, 409) },
       },
     },
     async (request) => commentPush.push(request.params.commentId),

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { RemoteProviderId } from "../../providers/types.js";
-import { errors } from "../schemas/common.js";
+import { answer, errors } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
 export interface ServiceInfo {
@@ -17,8 +17,17 @@ export function serviceRoutes(app: TackApp, info: ServiceInfo): void {
     {
       schema: {
         operationId: "getHealth",
+        summary: "Check that tack is up",
+        description:
+          "For scripts and process managers: 200 {ok: true} while the database can be read.",
         tags: ["service"],
-        response: { 200: Type.Object({ ok: Type.Boolean() }), ...errors(400, 500) },
+        response: {
+          200: answer(
+            Type.Object({ ok: Type.Boolean() }),
+            "tack answers and its database is usable (500 when it is not).",
+          ),
+          ...errors(400, 500),
+        },
       },
     },
     async (_request, reply) => {
@@ -32,15 +41,20 @@ export function serviceRoutes(app: TackApp, info: ServiceInfo): void {
     {
       schema: {
         operationId: "getMeta",
+        summary: "Name, version and remote providers",
+        description: "Clients use remoteProviders to decide whether to offer remote import.",
         tags: ["service"],
         response: {
-          200: Type.Object({
-            name: Type.String(),
-            version: Type.String(),
-            remoteProviders: Type.Array(
-              Type.Object({ id: Type.String(), hasCredential: Type.Boolean() }),
-            ),
-          }),
+          200: answer(
+            Type.Object({
+              name: Type.String(),
+              version: Type.String(),
+              remoteProviders: Type.Array(
+                Type.Object({ id: Type.String(), hasCredential: Type.Boolean() }),
+              ),
+            }),
+            "The service's name and version, and which remote providers have a credential (never the credential).",
+          ),
           ...errors(400, 500),
         },
       },

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { TagReasonService } from "../../domain/annotations/tag-reasons.js";
-import { errors, TicketIdParams } from "../schemas/common.js";
+import { answer, errors, TicketIdParams } from "../schemas/common.js";
 import {
   TicketTagParams,
   TicketTagReason,
@@ -16,10 +16,17 @@ export function tagReasonRoutes(app: TackApp, tagReasons: TagReasonService): voi
     {
       schema: {
         operationId: "listTicketTagReasons",
+        summary: "List a ticket's tags with their reasons",
         tags: ["tags"],
         description: "Attached tags with their reason metadata, by tag name then id.",
         params: TicketIdParams,
-        response: { 200: Type.Object({ tags: Type.Array(TagReasonRef) }), ...errors(400, 404) },
+        response: {
+          200: answer(
+            Type.Object({ tags: Type.Array(TagReasonRef) }),
+            "The tags attached to the ticket, each with its reason if any.",
+          ),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => ({ tags: tagReasons.list(request.params.ticketId) }),
@@ -30,13 +37,17 @@ export function tagReasonRoutes(app: TackApp, tagReasons: TagReasonService): voi
     {
       schema: {
         operationId: "setTicketTagReason",
+        summary: "Attach a tag to a ticket, with a reason",
         tags: ["tags"],
         description:
           "Attaches a tag of the ticket's board (if not yet attached) and upserts its reason. " +
           "A tag of another board is 400; reasonCommentId must be a comment of the ticket.",
         params: TicketTagParams,
         body: Type.Ref(TicketTagReasonSetBody),
-        response: { 200: TagReasonRef, ...errors(400, 404) },
+        response: {
+          200: answer(TagReasonRef, "The tag as attached, with its reason."),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => tagReasons.set(request.params.ticketId, request.params.tagId, request.body),
@@ -47,10 +58,14 @@ export function tagReasonRoutes(app: TackApp, tagReasons: TagReasonService): voi
     {
       schema: {
         operationId: "removeTicketTag",
+        summary: "Take a tag off a ticket",
         tags: ["tags"],
         description: "Detaches the tag and drops its reason; 404 when it is not attached.",
         params: TicketTagParams,
-        response: { 204: Type.Null(), ...errors(400, 404) },
+        response: {
+          204: answer(Type.Null(), "The tag is no longer on the ticket."),
+          ...errors(400, 404),
+        },
       },
     },
     async (request, reply) => {

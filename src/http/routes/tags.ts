@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { TagService } from "../../domain/boards/tags.js";
 import { TagCreateBody, TagPatchBody, TagRef } from "../schemas/boards.js";
-import { BoardIdParams, errors, TagIdParams } from "../schemas/common.js";
+import { answer, BoardIdParams, errors, TagIdParams } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
 export function tagRoutes(app: TackApp, tags: TagService): void {
@@ -10,9 +10,14 @@ export function tagRoutes(app: TackApp, tags: TagService): void {
     {
       schema: {
         operationId: "listTags",
+        summary: "List a board's tags",
+        description: "Tags belong to one board; tickets carry them by id.",
         tags: ["tags"],
         params: BoardIdParams,
-        response: { 200: Type.Object({ tags: Type.Array(TagRef) }), ...errors(400, 404) },
+        response: {
+          200: answer(Type.Object({ tags: Type.Array(TagRef) }), "The board's tags."),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => ({ tags: tags.list(request.params.boardId) }),
@@ -23,11 +28,12 @@ export function tagRoutes(app: TackApp, tags: TagService): void {
     {
       schema: {
         operationId: "createTag",
+        summary: "Create a tag",
         tags: ["tags"],
         description: "Tag names are unique per board, case-insensitively (409 on a clash).",
         params: BoardIdParams,
         body: TagCreateBody,
-        response: { 201: TagRef, ...errors(400, 404, 409) },
+        response: { 201: answer(TagRef, "The new tag."), ...errors(400, 404, 409) },
       },
     },
     async (request, reply) =>
@@ -39,10 +45,12 @@ export function tagRoutes(app: TackApp, tags: TagService): void {
     {
       schema: {
         operationId: "updateTag",
+        summary: "Rename or recolor a tag",
+        description: "Send name, color or both; a name another tag of the board has is 409.",
         tags: ["tags"],
         params: TagIdParams,
         body: TagPatchBody,
-        response: { 200: TagRef, ...errors(400, 404, 409) },
+        response: { 200: answer(TagRef, "The tag as changed."), ...errors(400, 404, 409) },
       },
     },
     async (request) => tags.update(request.params.tagId, request.body),
@@ -53,10 +61,14 @@ export function tagRoutes(app: TackApp, tags: TagService): void {
     {
       schema: {
         operationId: "deleteTag",
+        summary: "Delete a tag",
         tags: ["tags"],
         description: "Removing a tag detaches it from every ticket.",
         params: TagIdParams,
-        response: { 204: Type.Null(), ...errors(400, 404) },
+        response: {
+          204: answer(Type.Null(), "The tag is deleted and taken off every ticket."),
+          ...errors(400, 404),
+        },
       },
     },
     async (request, reply) => {

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { TicketBulkService } from "../../domain/tickets/ticket-bulk.js";
 import type { TicketPositionService } from "../../domain/tickets/ticket-positions.js";
-import { BoardIdParams, errors } from "../schemas/common.js";
+import { answer, BoardIdParams, errors } from "../schemas/common.js";
 import {
   BulkArchiveBody,
   BulkCompleteBody,
@@ -28,11 +28,15 @@ export function ticketBulkRoutes(
     {
       schema: {
         operationId: "bulkCompleteTickets",
+        summary: "Resolve or reopen many tickets",
         tags: ["bulk"],
         description: `Sets isResolved (default true). ${ALL_OR_NOTHING}`,
         params: BoardIdParams,
         body: BulkCompleteBody,
-        response: { 200: SummaryList, ...errors(400, 404) },
+        response: {
+          200: answer(SummaryList, "The changed tickets' summaries."),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => ({ tickets: ticketBulk.complete(request.params.boardId, request.body) }),
@@ -43,11 +47,15 @@ export function ticketBulkRoutes(
     {
       schema: {
         operationId: "bulkArchiveTickets",
+        summary: "Archive or restore many tickets",
         tags: ["bulk"],
         description: `Extension (CONTRACT.md §12): sets isArchived (default true). ${ALL_OR_NOTHING}`,
         params: BoardIdParams,
         body: BulkArchiveBody,
-        response: { 200: SummaryList, ...errors(400, 404) },
+        response: {
+          200: answer(SummaryList, "The changed tickets' summaries."),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => ({ tickets: ticketBulk.archive(request.params.boardId, request.body) }),
@@ -58,11 +66,15 @@ export function ticketBulkRoutes(
     {
       schema: {
         operationId: "bulkTransitionTickets",
+        summary: "Move many tickets to a lane by name",
         tags: ["bulk"],
         description: `Moves to the lane named laneName. ${ALL_OR_NOTHING}`,
         params: BoardIdParams,
         body: BulkTransitionBody,
-        response: { 200: SummaryList, ...errors(400, 404) },
+        response: {
+          200: answer(SummaryList, "The moved tickets' summaries."),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => ({ tickets: ticketBulk.transition(request.params.boardId, request.body) }),
@@ -73,11 +85,15 @@ export function ticketBulkRoutes(
     {
       schema: {
         operationId: "bulkMoveTickets",
+        summary: "Move many tickets to another board",
         tags: ["bulk"],
         description: `Moves to a lane of another board; answers summaries from the destination. ${ALL_OR_NOTHING}`,
         params: BoardIdParams,
         body: BulkMoveBody,
-        response: { 200: SummaryList, ...errors(400, 404) },
+        response: {
+          200: answer(SummaryList, "The moved tickets' summaries, from the destination board."),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => ({ tickets: ticketBulk.move(request.params.boardId, request.body) }),
@@ -88,6 +104,7 @@ export function ticketBulkRoutes(
     {
       schema: {
         operationId: "reorderTickets",
+        summary: "Reorder a board's tickets (deprecated)",
         tags: ["bulk"],
         deprecated: true,
         description:
@@ -96,7 +113,10 @@ export function ticketBulkRoutes(
         params: BoardIdParams,
         body: ReorderBody,
         response: {
-          200: Type.Object({ tickets: Type.Array(TicketRef) }),
+          200: answer(
+            Type.Object({ tickets: Type.Array(TicketRef) }),
+            "The board's non-archived tickets in their new order.",
+          ),
           ...errors(400, 404),
         },
       },

@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import type { EntityTags } from "../../domain/entity-tags.js";
 import type { TicketClaimService } from "../../domain/tickets/ticket-claims.js";
 import { IfMatchHeaders, ifMatchOf } from "../conditional-requests.js";
-import { BoardIdParams, errors, TicketIdParams } from "../schemas/common.js";
+import { answer, BoardIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import { ClaimBody, ClaimNextBody, ReleaseBody } from "../schemas/coordination.js";
 import { TicketRef } from "../schemas/tickets.js";
 import type { TackApp } from "../types.js";
@@ -19,6 +19,7 @@ export function ticketClaimRoutes(
     {
       schema: {
         operationId: "claimTicket",
+        summary: "Claim a ticket",
         tags: ["claims"],
         description:
           "Claims the ticket for `actor` until now + leaseSeconds. The same actor again renews " +
@@ -27,7 +28,10 @@ export function ticketClaimRoutes(
         params: TicketIdParams,
         body: ClaimBody,
         headers: IfMatchHeaders,
-        response: { 200: TicketRef, ...errors(400, 404, 409, 412) },
+        response: {
+          200: answer(TicketRef, "The ticket with the actor's claim (new or renewed)."),
+          ...errors(400, 404, 409, 412),
+        },
       },
     },
     async (request) => {
@@ -43,6 +47,7 @@ export function ticketClaimRoutes(
     {
       schema: {
         operationId: "releaseTicket",
+        summary: "Release a claim",
         tags: ["claims"],
         description:
           "Ends `actor`'s claim. Unclaimed or expired: 200 (idempotent). 409 when another " +
@@ -50,7 +55,10 @@ export function ticketClaimRoutes(
         params: TicketIdParams,
         body: ReleaseBody,
         headers: IfMatchHeaders,
-        response: { 200: TicketRef, ...errors(400, 404, 409, 412) },
+        response: {
+          200: answer(TicketRef, "The ticket, no longer claimed."),
+          ...errors(400, 404, 409, 412),
+        },
       },
     },
     async (request) => {
@@ -66,6 +74,7 @@ export function ticketClaimRoutes(
     {
       schema: {
         operationId: "claimNextTicket",
+        summary: "Claim the first ready ticket",
         tags: ["claims"],
         description:
           "Claims the first ticket of the ready queue (GET …/tickets?ready=true), optionally " +
@@ -74,7 +83,7 @@ export function ticketClaimRoutes(
         params: BoardIdParams,
         body: ClaimNextBody,
         response: {
-          200: TicketRef,
+          200: answer(TicketRef, "The claimed ticket."),
           204: Type.Null({ description: "No ticket is ready." }),
           ...errors(400, 404),
         },

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { TicketEventService } from "../../domain/annotations/ticket-events.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
-import { errors, TicketIdParams } from "../schemas/common.js";
+import { answer, errors, TicketIdParams } from "../schemas/common.js";
 import { TicketEventCreateBody, TicketEventRef } from "../schemas/ticket-records.js";
 import type { TackApp } from "../types.js";
 
@@ -11,11 +11,12 @@ export function ticketEventRoutes(app: TackApp, events: TicketEventService): voi
     {
       schema: {
         operationId: "listTicketEvents",
+        summary: "List a ticket's events",
         tags: ["events"],
         description: "Newest first.",
         params: TicketIdParams,
         response: {
-          200: Type.Object({ events: Type.Array(TicketEventRef) }),
+          200: answer(Type.Object({ events: Type.Array(TicketEventRef) }), "The ticket's events."),
           ...errors(400, 404),
         },
       },
@@ -28,12 +29,13 @@ export function ticketEventRoutes(app: TackApp, events: TicketEventService): voi
     {
       schema: {
         operationId: "createTicketEvent",
+        summary: "Record an event on a ticket",
         tags: ["events"],
         description: "Stores a source-specific event. Ticket events are data, not activity.",
         params: TicketIdParams,
         body: Type.Ref(TicketEventCreateBody),
         headers: IdempotencyKeyHeaders,
-        response: { 201: TicketEventRef, ...errors(400, 404, 422) },
+        response: { 201: answer(TicketEventRef, "The new event."), ...errors(400, 404, 422) },
       },
       config: { idempotent: true },
     },

@@ -14,7 +14,7 @@ import {
   NOT_MODIFIED,
 } from "../conditional-requests.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
-import { BoardIdParams, errors, TicketIdParams } from "../schemas/common.js";
+import { answer, BoardIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import {
   MoveBody,
   PositionBody,
@@ -75,6 +75,7 @@ export function ticketRoutes(
     {
       schema: {
         operationId: "listTickets",
+        summary: "List a board's tickets",
         tags: ["tickets"],
         description:
           "Ticket summaries in board order (lane, active before archived, position, id). " +
@@ -83,7 +84,10 @@ export function ticketRoutes(
         querystring: TicketListQuery,
         headers: IfNoneMatchHeaders,
         response: {
-          200: Type.Object({ tickets: Type.Array(TicketSummaryRef) }),
+          200: answer(
+            Type.Object({ tickets: Type.Array(TicketSummaryRef) }),
+            "The matching ticket summaries, in board order.",
+          ),
           ...NOT_MODIFIED,
           ...errors(400, 404),
         },
@@ -108,13 +112,14 @@ export function ticketRoutes(
     {
       schema: {
         operationId: "createTicket",
+        summary: "Create a ticket",
         tags: ["tickets"],
         description:
           "Defaults: empty body, priority 2, not resolved, not archived; appended to its lane.",
         params: BoardIdParams,
         body: TicketCreateBody,
         headers: IdempotencyKeyHeaders,
-        response: { 201: TicketRef, ...errors(400, 404, 422) },
+        response: { 201: answer(TicketRef, "The new ticket."), ...errors(400, 404, 422) },
       },
       config: { idempotent: true },
     },
@@ -127,11 +132,19 @@ export function ticketRoutes(
     {
       schema: {
         operationId: "getTicket",
+        summary: "Get a ticket",
         tags: ["tickets"],
         description: "Answers a strong ETag: the ticket's version (and whether its claim expired).",
         params: TicketIdParams,
         headers: IfNoneMatchHeaders,
-        response: { 200: TicketRef, ...NOT_MODIFIED, ...errors(400, 404) },
+        response: {
+          200: answer(
+            TicketRef,
+            "The ticket in full: body, relations, comments, claim and version.",
+          ),
+          ...NOT_MODIFIED,
+          ...errors(400, 404),
+        },
       },
     },
     async (request, reply) => {
@@ -148,12 +161,13 @@ export function ticketRoutes(
     {
       schema: {
         operationId: "updateTicket",
+        summary: "Change a ticket",
         tags: ["tickets"],
         description: "Send only changes; each field is independent. null or [] clears a relation.",
         params: TicketIdParams,
         body: TicketPatchBody,
         headers: IfMatchHeaders,
-        response: { 200: TicketRef, ...errors(400, 404, 412) },
+        response: { 200: answer(TicketRef, "The ticket as changed."), ...errors(400, 404, 412) },
       },
     },
     async (request) => {
@@ -169,10 +183,12 @@ export function ticketRoutes(
     {
       schema: {
         operationId: "deleteTicket",
+        summary: "Delete a ticket",
+        description: "Its comments, events and links go with it; its children lose their parent.",
         tags: ["tickets"],
         params: TicketIdParams,
         headers: IfMatchHeaders,
-        response: { 204: Type.Null(), ...errors(400, 404, 412) },
+        response: { 204: answer(Type.Null(), "The ticket is deleted."), ...errors(400, 404, 412) },
       },
     },
     async (request, reply) => {
@@ -187,12 +203,13 @@ export function ticketRoutes(
     {
       schema: {
         operationId: "transitionTicket",
+        summary: "Move a ticket to a lane by name",
         tags: ["tickets"],
         description: "laneName is trimmed and matched exactly; isResolved changes only when sent.",
         params: TicketIdParams,
         body: TransitionBody,
         headers: IfMatchHeaders,
-        response: { 200: TicketRef, ...errors(400, 404, 412) },
+        response: { 200: answer(TicketRef, "The ticket as moved."), ...errors(400, 404, 412) },
       },
     },
     async (request) => {
@@ -208,13 +225,17 @@ export function ticketRoutes(
     {
       schema: {
         operationId: "positionTicket",
+        summary: "Place a ticket within its lane or another",
         tags: ["tickets"],
         description:
           "beforeTicketId wins, then afterTicketId, then position (clamped), else the lane's end.",
         params: TicketIdParams,
         body: PositionBody,
         headers: IfMatchHeaders,
-        response: { 200: TicketRef, ...errors(400, 404, 412) },
+        response: {
+          200: answer(TicketRef, "The ticket at its new place."),
+          ...errors(400, 404, 412),
+        },
       },
     },
     async (request) => {
@@ -230,12 +251,16 @@ export function ticketRoutes(
     {
       schema: {
         operationId: "moveTicket",
+        summary: "Move a ticket to another board",
         tags: ["tickets"],
         description: "Moves to a lane of another board: links are removed, tags remapped by name.",
         params: TicketIdParams,
         body: MoveBody,
         headers: IfMatchHeaders,
-        response: { 200: TicketRef, ...errors(400, 404, 412) },
+        response: {
+          200: answer(TicketRef, "The ticket on its new board."),
+          ...errors(400, 404, 412),
+        },
       },
     },
     async (request) => {
@@ -251,9 +276,17 @@ export function ticketRoutes(
     {
       schema: {
         operationId: "getTicketRelations",
+        summary: "Get a ticket's relations",
+        description: "Each relation names the other ticket by id, ref and title.",
         tags: ["tickets"],
         params: TicketIdParams,
-        response: { 200: Type.Ref(TicketRelations), ...errors(400, 404) },
+        response: {
+          200: answer(
+            Type.Ref(TicketRelations),
+            "The ticket's parent, children, blockers, blocked tickets and related tickets.",
+          ),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => tickets.relations(request.params.ticketId),

@@ -25,6 +25,14 @@ export const ErrorBody = Type.Object(
 
 export const ErrorRef = Type.Ref(ErrorBody);
 
+/**
+ * A success answer with the sentence the OpenAPI document shows for it (instead of "Default
+ * Response"): what the client has in hand when it gets this status.
+ */
+export function answer<T extends TSchema>(schema: T, description: string): T {
+  return { ...schema, description };
+}
+
 /** Response entries for the error statuses a route can answer with. */
 export function errors<const S extends number>(...statuses: S[]): Record<S, typeof ErrorRef> {
   return Object.fromEntries(statuses.map((status) => [status, ErrorRef])) as Record<

@@ -12,9 +12,14 @@ const ClaimByName = Type.Unsafe<{ actor: string; claimedAt: string; expiresAt: s
   Type.Ref("TicketClaim"),
 );
 
-export const Priority = Type.Integer({
-  minimum: 1,
-  maximum: 4,
+/**
+ * An integer enum, so clients generated from the OpenAPI document type it `1 | 2 | 3 | 4`; a 5 is
+ * refused as `priority must be one of 1, 2, 3, 4`. (tack's own code keeps `number`: the domain
+ * computes and stores priorities as numbers.)
+ */
+export const Priority = Type.Unsafe<number>({
+  type: "integer",
+  enum: [1, 2, 3, 4],
   description: "1 = low, 2 = medium, 3 = high, 4 = urgent",
 });
 
