@@ -62,28 +62,35 @@ function domainLength(text: string, start: number, allowShort: boolean): number 
   return dots > 0 ? index : 0;
 }
 
-/** Where a link found in text[start, end) really ends (cmark-gfm's autolink_delim). */
+/**
+ * Where a link found in text[start, end) really ends (cmark-gfm's autolink_delim). The
+ * parentheses are counted once and kept up to date as characters come off the end, where
+ * cmark-gfm counts them again for every `)` (quadratic on a body of thousands of them).
+ */
 function linkEnd(text: string, start: number, end: number): number {
-  const lessThan = text.indexOf("<", start);
-  if (lessThan >= 0 && lessThan < end) end = lessThan;
+  let opening = 0;
+  let closing = 0;
+  for (let index = start; index < end; index++) {
+    const char = text[index];
+    if (char === "<") end = index;
+    else if (char === "(") opening++;
+    else if (char === ")") closing++;
+  }
   while (end > start) {
     const last = text[end - 1] as string;
-    if ("?!.,:*_~'\"".includes(last)) end--;
+    let cut = end;
+    if ("?!.,:*_~'\"".includes(last)) cut = end - 1;
     else if (last === ";") {
       let entityStart = end - 2;
       while (entityStart > start && isAlpha(text[entityStart])) entityStart--;
-      if (entityStart < end - 2 && text[entityStart] === "&") end = entityStart;
-      else end--;
-    } else if (last === ")") {
-      let opening = 0;
-      let closing = 0;
-      for (let index = start; index < end; index++) {
-        if (text[index] === "(") opening++;
-        else if (text[index] === ")") closing++;
-      }
-      if (closing <= opening) break;
-      end--;
-    } else break;
+      cut = entityStart < end - 2 && text[entityStart] === "&" ? entityStart : end - 1;
+    } else if (last === ")" && closing > opening) cut = end - 1;
+    else break;
+    for (let index = cut; index < end; index++) {
+      if (text[index] === "(") opening--;
+      else if (text[index] === ")") closing--;
+    }
+    end = cut;
   }
   return end;
 }
@@ -127,8 +134,12 @@ function schemeLink(text: string, colon: number): Found | undefined {
   return { start, end, href: text.slice(start, end) };
 }
 
-/** An e-mail link around the `@` at `at`, not starting before `from`, if there is one. */
-function emailLink(text: string, at: number, from: number): Found | undefined {
+/**
+ * An e-mail link around the `@` at `at`, within text[from, to), if there is one. The scan stops
+ * at a second `@` (which rules the address out anyway), so a run of `a@a@a@...` costs linear
+ * time.
+ */
+function emailLink(text: string, at: number, from: number, to: number): Found | undefined {
   let start = at;
   while (start > from) {
     const char = text[start - 1];
@@ -140,11 +151,11 @@ function emailLink(text: string, at: number, from: number): Found | undefined {
   let end = at;
   let ats = 0;
   let dots = 0;
-  for (; end < text.length; end++) {
+  for (; end < to && ats < 2; end++) {
     const char = text[end];
     if (isAlphanumeric(char)) continue;
     if (char === "@") ats++;
-    else if (char === "." && end < text.length - 1 && isAlphanumeric(text[end + 1])) dots++;
+    else if (char === "." && end < to - 1 && isAlphanumeric(text[end + 1])) dots++;
     else if (char !== "-" && char !== "_") break;
   }
   const last = text[end - 1];
@@ -177,7 +188,7 @@ function findLinks(text: string): Found[] {
   for (const link of [...found, { start: text.length, end: text.length, href: "" }]) {
     let at = text.indexOf("@", from);
     while (at >= 0 && at < link.start) {
-      const email = emailLink(text.slice(0, link.start), at, from);
+      const email = emailLink(text, at, from, link.start);
       if (email !== undefined) {
         withEmail.push(email);
         from = email.end;
