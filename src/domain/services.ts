@@ -11,6 +11,7 @@ import { laneService } from "./boards/lanes.js";
 import { tagService } from "./boards/tags.js";
 import { type EntityTags, entityTags } from "./entity-tags.js";
 import { idempotencyService } from "./idempotency.js";
+import { insightsService } from "./insights/insights.js";
 import { createRemoteServices, NO_REMOTE_ACCESS } from "./remote-tracking/remote-services.js";
 import type { RemoteAccess } from "./remote-tracking/remote-tracking.js";
 import { searchIndexer } from "./search-indexer.js";
@@ -71,6 +72,7 @@ export function createServices(
     externalReferences: externalReferenceService(stores, ticketDeps, transact),
     boardExport: boardExporter(stores, boards),
     boardImport: boardImporter(stores, { boards, activity, searchIndex }, transact),
+    insights: insightsService(stores, boards, createRead(db)),
   };
   const remoteFamily = createRemoteServices(stores, { boards, ...ticketDeps, remote }, transact);
   // `events` is the after-commit change feed the board stream subscribes to.

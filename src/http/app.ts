@@ -26,6 +26,7 @@ import { boardTransferRoutes } from "./routes/board-transfer.js";
 import { boardRoutes } from "./routes/boards.js";
 import { commentRoutes } from "./routes/comments.js";
 import { externalReferenceRoutes } from "./routes/external-references.js";
+import { insightsRoutes } from "./routes/insights.js";
 import { laneRoutes } from "./routes/lanes.js";
 import { markdownRoutes } from "./routes/markdown.js";
 import { remoteRoutes } from "./routes/remote.js";
@@ -118,6 +119,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   tagReasonRoutes(app, services.tagReasons);
   externalReferenceRoutes(app, services.externalReferences);
   boardTransferRoutes(app, services, IMPORT_BODY_LIMIT);
+  insightsRoutes(app, services.insights);
   remoteRoutes(app, services);
   remoteDiagnosticRoutes(app, services.remoteDiagnostics);
   boardEventRoutes(app, services.boards, services.events, {

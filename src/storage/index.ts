@@ -4,6 +4,7 @@ import { boardStore } from "./boards.js";
 import { commentStore } from "./comments.js";
 import type { Db } from "./database.js";
 import { externalReferenceStore } from "./external-references.js";
+import { flowHistoryStore } from "./flow-history.js";
 import { idempotencyKeyStore } from "./idempotency-keys.js";
 import { laneStore } from "./lanes.js";
 import { remoteLinkStore } from "./remote-links.js";
@@ -26,6 +27,7 @@ export function createStores(db: Db) {
     lanes: laneStore(db),
     tags: tagStore(db),
     activity: activityStore(db),
+    flowHistory: flowHistoryStore(db),
     comments: commentStore(db),
     externalReferences: externalReferenceStore(db),
     remoteLinks: remoteLinkStore(db),

@@ -3,6 +3,7 @@ import { Board, BoardDetail, BoardShell, Lane, Tag } from "./boards.js";
 import { ErrorBody } from "./common.js";
 import { TicketClaim } from "./coordination.js";
 import { TicketExternalReferenceSet } from "./external-references.js";
+import { BoardInsights } from "./insights.js";
 import {
   RemoteDiagnosticRequest,
   RemoteDiagnosticResult,
@@ -56,6 +57,7 @@ export const namedSchemas = [
   TicketExternalReferenceSet,
   BoardExport,
   BoardImport,
+  BoardInsights,
   RemoteIssueImport,
   RemoteIssueImportPreview,
   RemoteDiagnosticRequest,

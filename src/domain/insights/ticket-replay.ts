@@ -1,0 +1,172 @@
+import type { FlowEntry, FlowTicket } from "../../storage/flow-history.js";
+
+// Replays one ticket's recorded history (oldest first) and reports, for one board, what the
+// figures of insights need: where the ticket was and whether it counted, when it was resolved
+// or claimed, and when its stays on the board began. "Now" is the ticket's current row, so the
+// state a ticket was imported with (an import's entry does not record it) is found by undoing
+// the later changes, newest first.
+
+export interface TicketState {
+  boardId: number;
+  laneId: number;
+  isResolved: boolean;
+  isArchived: boolean;
+}
+
+/** What the replay tells its listener, in time order, about the board asked for. */
+export interface ReplayListener {
+  /** The ticket's state on the board from `at` on (`null`: not on the board from then). */
+  state(at: number, state: TicketState | null): void;
+  /** It became resolved on the board (arriving resolved is not a resolution). */
+  resolved(at: number): void;
+  /** A new claim was made on it on the board. */
+  claimed(at: number, actor: string): void;
+  /** A live claim of `actor` ended because the ticket was resolved. */
+  releasedByResolution(at: number, actor: string): void;
+}
+
+/** A stay's figures as the history ends: the ticket's latest stay on the board, if it is there. */
+export interface CurrentStay {
+  /** When the stay began: created, imported, or moved to the board. */
+  arrivedAt: number;
+  /** First claim or first lane change in the stay, whichever came first. */
+  startedAt: number | null;
+  /** The latest resolution in the stay. */
+  resolvedAt: number | null;
+  /** When the ticket entered the lane it is in now. */
+  laneSince: number;
+}
+
+const ACTION = 1;
+const AT = 2;
+const LANE_FROM = 3;
+const LANE_TO = 4;
+const RESOLVED = 5;
+const ARCHIVED = 6;
+const BOARD_FROM = 7;
+const BOARD_TO = 8;
+const ACTOR = 9;
+const REASON = 10;
+
+/** The ticket's state before its first entry, by undoing every recorded change from now back. */
+function stateAtCreation(ticket: FlowTicket, entries: readonly FlowEntry[]): TicketState {
+  const state: TicketState = {
+    boardId: ticket.boardId,
+    laneId: ticket.laneId,
+    isResolved: ticket.isResolved,
+    isArchived: ticket.isArchived,
+  };
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i] as FlowEntry;
+    switch (entry[ACTION]) {
+      case "ticket_transitioned":
+        if (entry[LANE_FROM] !== null) state.laneId = entry[LANE_FROM];
+        break;
+      case "ticket_moved_board":
+        if (entry[LANE_FROM] !== null) state.laneId = entry[LANE_FROM];
+        if (entry[BOARD_FROM] !== null) state.boardId = entry[BOARD_FROM];
+        break;
+      case "ticket_updated":
+      case "ticket_resolved":
+      case "ticket_reopened":
+        if (entry[RESOLVED] !== null) state.isResolved = entry[RESOLVED] !== 1;
+        break;
+      case "ticket_archived":
+      case "ticket_restored":
+        if (entry[ARCHIVED] !== null) state.isArchived = entry[ARCHIVED] !== 1;
+        break;
+    }
+  }
+  return state;
+}
+
+/**
+ * Replays `entries` (one ticket's, oldest first) for `boardId`, telling `listener` what happened
+ * there; answers the ticket's current stay on the board, or null when it is not on it now.
+ */
+export function replayTicket(
+  ticket: FlowTicket,
+  entries: readonly FlowEntry[],
+  boardId: number,
+  listener: ReplayListener,
+): CurrentStay | null {
+  const state = stateAtCreation(ticket, entries);
+  let stay: CurrentStay | null = null;
+  const show = (at: number) => listener.state(at, state.boardId === boardId ? { ...state } : null);
+  const arrive = (at: number) => {
+    stay = { arrivedAt: at, startedAt: null, resolvedAt: null, laneSince: at };
+    show(at);
+  };
+  const started = (at: number) => {
+    if (stay && stay.startedAt === null) stay.startedAt = at;
+  };
+
+  let created = false;
+  for (const entry of entries) {
+    const at = Date.parse(entry[AT]);
+    const here = state.boardId === boardId;
+    switch (entry[ACTION]) {
+      case "ticket_created":
+        // A ticket's history begins with its creation (or import); a second one never comes.
+        if (created) break;
+        created = true;
+        if (here) arrive(at);
+        break;
+      case "ticket_transitioned":
+        if (entry[LANE_TO] === null || entry[LANE_TO] === state.laneId) break;
+        state.laneId = entry[LANE_TO];
+        if (here && stay) {
+          started(at);
+          (stay as CurrentStay).laneSince = at;
+          show(at);
+        }
+        break;
+      case "ticket_moved_board": {
+        const leaving = here;
+        if (entry[BOARD_TO] !== null) state.boardId = entry[BOARD_TO];
+        if (entry[LANE_TO] !== null) state.laneId = entry[LANE_TO];
+        if (leaving) {
+          stay = null;
+          show(at);
+        } else if (state.boardId === boardId) {
+          arrive(at);
+        }
+        break;
+      }
+      case "ticket_updated":
+      case "ticket_resolved":
+      case "ticket_reopened": {
+        const resolved = entry[RESOLVED];
+        if (resolved === null || (resolved === 1) === state.isResolved) break;
+        state.isResolved = resolved === 1;
+        if (!here) break;
+        if (state.isResolved) {
+          listener.resolved(at);
+          if (stay) (stay as CurrentStay).resolvedAt = at;
+        }
+        show(at);
+        break;
+      }
+      case "ticket_archived":
+      case "ticket_restored": {
+        const archived = entry[ARCHIVED];
+        if (archived === null || (archived === 1) === state.isArchived) break;
+        state.isArchived = archived === 1;
+        if (here) show(at);
+        break;
+      }
+      case "ticket_claimed":
+        if (here && entry[ACTOR] !== null) {
+          started(at);
+          listener.claimed(at, entry[ACTOR]);
+        }
+        break;
+      case "ticket_released":
+        if (here && entry[REASON] === "resolved" && entry[ACTOR] !== null) {
+          listener.releasedByResolution(at, entry[ACTOR]);
+        }
+        break;
+    }
+  }
+  return state.boardId === boardId ? stay : null;
+}

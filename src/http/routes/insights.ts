@@ -1,0 +1,25 @@
+import { Type } from "@sinclair/typebox";
+import type { InsightsService } from "../../domain/insights/insights.js";
+import { BoardIdParams, errors } from "../schemas/common.js";
+import { BoardInsights, InsightsQuery } from "../schemas/insights.js";
+import type { TackApp } from "../types.js";
+
+export function insightsRoutes(app: TackApp, insights: InsightsService): void {
+  app.get(
+    "/api/boards/:boardId/insights",
+    {
+      schema: {
+        operationId: "boardInsights",
+        tags: ["boards"],
+        description:
+          "How work moved on the board (CONTRACT.md §14): flow per bucket, throughput, lead and " +
+          "cycle time percentiles, aging open tickets and per-actor figures, derived from the " +
+          "activity history of the tickets that exist now.",
+        params: BoardIdParams,
+        querystring: InsightsQuery,
+        response: { 200: Type.Ref(BoardInsights), ...errors(400, 404) },
+      },
+    },
+    async (request) => insights.board(request.params.boardId, request.query),
+  );
+}

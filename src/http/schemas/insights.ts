@@ -1,0 +1,63 @@
+import { Type } from "@sinclair/typebox";
+import { Id, Nullable, Timestamp } from "./common.js";
+
+// `GET /api/boards/{id}/insights` (CONTRACT.md §14; docs/insights.md).
+
+export const InsightsQuery = Type.Object({
+  from: Type.Optional(
+    Type.String({ description: "RFC 3339 date-time with an offset; default: 30 days before to" }),
+  ),
+  to: Type.Optional(
+    Type.String({ description: "RFC 3339 date-time with an offset; default: now" }),
+  ),
+  bucket: Type.Optional(
+    Type.Union([Type.Literal("hour"), Type.Literal("day"), Type.Literal("week")], {
+      description: "Bucket size; default day. At most 1,000 buckets.",
+    }),
+  ),
+});
+
+const Seconds = Nullable(Type.Integer({ minimum: 0 }));
+const Percentiles = Type.Object({
+  count: Type.Integer({ minimum: 0 }),
+  p50: Seconds,
+  p85: Seconds,
+  p95: Seconds,
+});
+
+export const BoardInsights = Type.Object(
+  {
+    from: Timestamp,
+    to: Timestamp,
+    bucket: Type.String(),
+    flow: Type.Array(
+      Type.Object({
+        at: Timestamp,
+        lanes: Type.Array(Type.Object({ laneId: Id, count: Type.Integer({ minimum: 0 }) })),
+      }),
+      { description: "Per bucket: tickets of each current lane at its end, not archived then." },
+    ),
+    throughput: Type.Array(Type.Object({ at: Timestamp, resolved: Type.Integer({ minimum: 0 }) }), {
+      description: "Per bucket: how many times a ticket became resolved in it.",
+    }),
+    leadTime: Percentiles,
+    cycleTime: Percentiles,
+    aging: Type.Array(
+      Type.Object({
+        ticketId: Id,
+        laneId: Id,
+        since: Timestamp,
+        ageSeconds: Type.Integer({ minimum: 0 }),
+      }),
+      { description: "Open tickets, oldest in their lane first." },
+    ),
+    actors: Type.Array(
+      Type.Object({
+        actor: Type.String(),
+        claimed: Type.Integer({ minimum: 0 }),
+        resolved: Type.Integer({ minimum: 0 }),
+      }),
+    ),
+  },
+  { $id: "BoardInsights" },
+);
