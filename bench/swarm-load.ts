@@ -86,10 +86,16 @@ interface Holding {
 class Operations {
   private readonly latencies = new Map<string, number[]>();
   private readonly errors = new Map<string, { count: number; first?: string }>();
+  /** The measured window: answers that arrived in it count. */
   measureFrom = Number.POSITIVE_INFINITY;
+  measureUntil = Number.POSITIVE_INFINITY;
+
+  inWindow(at: number): boolean {
+    return at >= this.measureFrom && at <= this.measureUntil;
+  }
 
   record(name: string, exchange: Exchange, ok: boolean): void {
-    if (exchange.sentAt < this.measureFrom) return;
+    if (!this.inWindow(exchange.answeredAt)) return;
     const list = this.latencies.get(name) ?? [];
     list.push(exchange.answeredAt - exchange.sentAt);
     this.latencies.set(name, list);
@@ -232,10 +238,19 @@ export async function runSwarm(
     operations.measureFrom = started + options.warmupMs;
     const deadline = operations.measureFrom + options.durationMs;
     let cpuBefore: number | null = null;
+    let cpuAfter: number | null = null;
     const startMeasuring = setTimeout(() => {
       cpuBefore = cpuMs(server.pid);
+      operations.measureFrom = performance.now();
       delays.reset();
     }, options.warmupMs);
+    // The window closes on time; the agents then finish the loop they are in (so every claim
+    // ends), unmeasured.
+    const stopMeasuring = setTimeout(() => {
+      cpuAfter = cpuMs(server.pid);
+      operations.measureUntil = performance.now();
+      delays.stopRecording();
+    }, options.warmupMs + options.durationMs);
     let peakRss = 0;
     const sampler = setInterval(() => {
       peakRss = Math.max(peakRss, server.memory()?.rssMiB ?? 0);
@@ -251,7 +266,6 @@ export async function runSwarm(
     const agent = async (index: number) => {
       const actor = `agent-${index + 1}`;
       for (let loop = 0; performance.now() < deadline; loop++) {
-        const loopStart = performance.now();
         await call("ready", "GET", `/api/boards/${boardId}/tickets?ready=true`);
         const claim = await call("claim-next", "POST", `/api/boards/${boardId}/claim-next`, {
           actor,
@@ -259,7 +273,7 @@ export async function runSwarm(
         });
         if (!claim.ok) continue;
         if (claim.exchange.status === 204) {
-          if (loopStart >= operations.measureFrom) emptyClaims++;
+          if (operations.inWindow(performance.now())) emptyClaims++;
           await new Promise((resolve) => setTimeout(resolve, 20));
           continue;
         }
@@ -300,13 +314,16 @@ export async function runSwarm(
             ? await call("release", "POST", `/api/tickets/${ticketId}/release`, { actor })
             : await call("resolve", "PATCH", `/api/tickets/${ticketId}`, { isResolved: true });
         delays.written(ticketId, end.exchange.sentAt, end.exchange.answeredAt);
-        if (loopStart >= operations.measureFrom) loops++;
+        if (operations.inWindow(performance.now())) loops++;
       }
     };
     await Promise.all(Array.from({ length: options.agents }, (_, i) => agent(i)));
-    const ended = performance.now();
-    const cpuAfter = cpuMs(server.pid);
     clearTimeout(startMeasuring);
+    clearTimeout(stopMeasuring);
+    if (operations.measureUntil === Number.POSITIVE_INFINITY) {
+      cpuAfter = cpuMs(server.pid);
+      operations.measureUntil = performance.now();
+    }
     clearInterval(sampler);
     delays.stopRecording();
     // The last writes' messages are still on their way: give them a moment before counting.
@@ -316,7 +333,7 @@ export async function runSwarm(
     }
     await Promise.all(uis.map((ui) => ui.stop()));
 
-    const durationMs = ended - operations.measureFrom;
+    const durationMs = operations.measureUntil - operations.measureFrom;
     const rows = operations.rows(durationMs);
     const requests = rows.reduce((sum, row) => sum + row.requests, 0);
     const cpu = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
