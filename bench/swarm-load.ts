@@ -46,7 +46,10 @@ export interface ServerHandle {
 
 export interface OperationRow {
   name: string;
+  /** Answers in the measured window. */
   requests: number;
+  /** Requests and errors over the whole run, warm-up and the finishing loops included. */
+  wholeRun: number;
   errors: number;
   perSecond: number;
   p50: number;
@@ -63,6 +66,8 @@ export interface SwarmResult {
   cpuMsPerRequest: number | null;
   cpuMsPerLoop: number | null;
   loops: number;
+  /** Loops finished over the whole run. */
+  loopsWholeRun: number;
   loopsPerSecond: number;
   /** claim-next answers of 204 (nothing ready). */
   emptyClaims: number;
@@ -85,6 +90,8 @@ interface Holding {
 
 class Operations {
   private readonly latencies = new Map<string, number[]>();
+  /** Over the whole run, warm-up and the finishing loops included. */
+  private readonly totals = new Map<string, number>();
   private readonly errors = new Map<string, { count: number; first?: string }>();
   /** The measured window: answers that arrived in it count. */
   measureFrom = Number.POSITIVE_INFINITY;
@@ -95,10 +102,12 @@ class Operations {
   }
 
   record(name: string, exchange: Exchange, ok: boolean): void {
-    if (!this.inWindow(exchange.answeredAt)) return;
-    const list = this.latencies.get(name) ?? [];
-    list.push(exchange.answeredAt - exchange.sentAt);
-    this.latencies.set(name, list);
+    this.totals.set(name, (this.totals.get(name) ?? 0) + 1);
+    if (this.inWindow(exchange.answeredAt)) {
+      const list = this.latencies.get(name) ?? [];
+      list.push(exchange.answeredAt - exchange.sentAt);
+      this.latencies.set(name, list);
+    }
     if (!ok) {
       const entry = this.errors.get(name) ?? { count: 0 };
       entry.count++;
@@ -109,7 +118,7 @@ class Operations {
 
   rows(durationMs: number): OperationRow[] {
     const rank = (name: string) => OPERATION_ORDER.indexOf(name) >>> 0;
-    const names = [...this.latencies.keys()].sort((a, b) => rank(a) - rank(b));
+    const names = [...this.totals.keys()].sort((a, b) => rank(a) - rank(b));
     return names.map((name) => {
       const list = this.latencies.get(name) ?? [];
       const sorted = [...list].sort((a, b) => a - b);
@@ -117,6 +126,7 @@ class Operations {
       return {
         name,
         requests: list.length,
+        wholeRun: this.totals.get(name) ?? 0,
         errors: error?.count ?? 0,
         perSecond: (list.length / durationMs) * 1000,
         p50: percentile(sorted, 50),
@@ -232,6 +242,7 @@ export async function runSwarm(
     const holdings = new Map<number, Holding[]>();
     const doubleClaims: string[] = [];
     let loops = 0;
+    let loopsWholeRun = 0;
     let emptyClaims = 0;
     let claims = 0;
     const started = performance.now();
@@ -315,6 +326,7 @@ export async function runSwarm(
             : await call("resolve", "PATCH", `/api/tickets/${ticketId}`, { isResolved: true });
         delays.written(ticketId, end.exchange.sentAt, end.exchange.answeredAt);
         if (operations.inWindow(performance.now())) loops++;
+        loopsWholeRun++;
       }
     };
     await Promise.all(Array.from({ length: options.agents }, (_, i) => agent(i)));
@@ -346,6 +358,7 @@ export async function runSwarm(
       cpuMsPerRequest: cpu === null || requests === 0 ? null : cpu / requests,
       cpuMsPerLoop: cpu === null || loops === 0 ? null : cpu / loops,
       loops,
+      loopsWholeRun,
       loopsPerSecond: (loops / durationMs) * 1000,
       emptyClaims,
       claims,

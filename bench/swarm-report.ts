@@ -36,14 +36,15 @@ export function printSwarm(result: SwarmResult): void {
     `\n## Swarm, K=${result.agents} agents + 2 UI clients, ${(result.durationMs / 1000).toFixed(1)} s measured`,
   );
   printTable(
-    ["operation", "requests", "errors", "req/s", "p50 ms", "p99 ms"],
+    ["operation", "requests", "req/s", "p50 ms", "p99 ms", "whole run", "errors"],
     result.operations.map((row) => [
       row.name,
       row.requests,
-      row.errors,
       row.perSecond.toFixed(1),
       row.p50.toFixed(2),
       row.p99.toFixed(2),
+      row.wholeRun,
+      row.errors,
     ]),
   );
   const delay = result.streamDelayMs;

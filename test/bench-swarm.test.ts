@@ -26,7 +26,8 @@ test("the swarm runs its loop without errors or double claims, and the UIs hear 
     durationMs: 3000,
     warmupMs: 0,
   });
-  const names = result.operations.map((row) => row.name);
+  // Whole-run counts: what the measured window holds depends on the machine's speed.
+  const names = result.operations.filter((row) => row.wholeRun > 0).map((row) => row.name);
   for (const name of [
     "ready",
     "claim-next",
@@ -40,7 +41,7 @@ test("the swarm runs its loop without errors or double claims, and the UIs hear 
   for (const row of result.operations) {
     assert.equal(row.errors, 0, `${row.name}: ${row.firstError}`);
   }
-  assert.ok(result.loops > 0, "agents finished loops");
+  assert.ok(result.loopsWholeRun > 0, "agents finished loops");
   assert.ok(result.claims > 0);
   assert.deepEqual(result.doubleClaims, []);
   assert.ok(result.streamMessages.ui > 0, "the UI clients received stream messages");
