@@ -13,6 +13,7 @@ import { registerMcpCommand } from "./cli/mcp.js";
 import { registerRawCommands } from "./cli/raw.js";
 import { registerRemoteCommands } from "./cli/remote.js";
 import { registerTicketCommands } from "./cli/tickets.js";
+import { registerTokenCommands } from "./cli/tokens.js";
 import { registerWorkCommands } from "./cli/work.js";
 import { resolveServeConfig, type ServeFlags } from "./config.js";
 import { packageInfo } from "./package-info.js";
@@ -47,7 +48,24 @@ const serve = program
     ).env("TACK_ALLOWED_HOSTS"),
   )
   .addOption(
-    new Option("--allow-remote", "allow listening on a non-loopback address (no authentication!)"),
+    new Option(
+      "--allow-remote",
+      "allow listening on a non-loopback address (needs a usable token: tack token create)",
+    ),
+  )
+  .addOption(
+    new Option(
+      "--require-token",
+      "require an access token from every request, loopback ones too (env: TACK_REQUIRE_TOKEN=1)",
+    ),
+  )
+  .addOption(
+    new Option("--tls-cert <file>", "serve https with this PEM certificate (with --tls-key)").env(
+      "TACK_TLS_CERT",
+    ),
+  )
+  .addOption(
+    new Option("--tls-key <file>", "the PEM private key of --tls-cert").env("TACK_TLS_KEY"),
   )
   .addOption(
     new Option(
@@ -61,6 +79,8 @@ const serve = program
     try {
       const { config, warnings } = resolveServeConfig({
         ...flags,
+        // Read here, not through commander's .env(), which turns a boolean on for any value, 0 too.
+        requireToken: flags.requireToken ?? process.env.TACK_REQUIRE_TOKEN,
         allowedHost:
           typeof flags.allowedHost === "string" ? [flags.allowedHost] : flags.allowedHost,
       });
@@ -90,6 +110,8 @@ const serve = program
 // Backups (src/backup/): the rolling-backup options of serve, `tack backup` and `tack restore`.
 addBackupScheduleOptions(serve);
 for (const command of backupCommands()) program.addCommand(command);
+// Access tokens for remote access (src/cli/tokens.ts): they act on the database file, like backup.
+registerTokenCommands(program);
 
 function fail(error: unknown): never {
   if (error instanceof StartupError) {

@@ -8,6 +8,12 @@ export interface ServeConfig {
   /** Host names, besides loopback ones, that requests may address (the `Host` header). */
   allowedHosts: string[];
   logLevel: string;
+  /** `--require-token`: every request needs an access token, loopback included. */
+  requireToken?: boolean;
+  /** `--allow-remote` was given: refuse to start while no usable token exists. */
+  allowRemote?: boolean;
+  /** `--tls-cert` and `--tls-key`: PEM files; https on the same port. */
+  tls?: { certFile: string; keyFile: string };
 }
 
 export interface ServeFlags {
@@ -16,6 +22,9 @@ export interface ServeFlags {
   db: string;
   allowedHost?: string[];
   allowRemote?: boolean;
+  requireToken?: boolean | string;
+  tlsCert?: string;
+  tlsKey?: string;
   logLevel: string;
 }
 
@@ -42,18 +51,43 @@ export function resolveServeConfig(flags: ServeFlags): { config: ServeConfig; wa
   if (!isLoopbackName(bareHost)) {
     if (!flags.allowRemote) {
       throw new StartupError(
-        `refusing to listen on non-loopback address ${host}: tack has no login; pass --allow-remote to do it anyway`,
+        `refusing to listen on non-loopback address ${host}: pass --allow-remote (requests from other machines then need an access token, see tack token create)`,
       );
     }
     warnings.push(
-      `warning: listening on ${host}, reachable from other machines; tack has no authentication. ` +
+      `warning: listening on ${host}, reachable from other machines; their requests need an access token. ` +
         "Requests must still address a loopback name or one given with --allowed-host.",
     );
+    if (!flags.tlsCert) {
+      warnings.push(
+        "warning: without --tls-cert/--tls-key (or an https proxy in front) tokens cross the network in clear.",
+      );
+    }
     // A specific address the user chose to bind is a legitimate Host for requests.
     if (bareHost !== "0.0.0.0" && bareHost !== "::") allowedHosts.push(bareHost.toLowerCase());
   }
+  if ((flags.tlsCert === undefined) !== (flags.tlsKey === undefined)) {
+    throw new StartupError("--tls-cert and --tls-key go together: give both or neither");
+  }
   return {
-    config: { host, port, dbFile: flags.db, allowedHosts, logLevel: flags.logLevel },
+    config: {
+      host,
+      port,
+      dbFile: flags.db,
+      allowedHosts,
+      logLevel: flags.logLevel,
+      requireToken: isOn(flags.requireToken),
+      allowRemote: flags.allowRemote === true,
+      ...(flags.tlsCert && flags.tlsKey
+        ? { tls: { certFile: flags.tlsCert, keyFile: flags.tlsKey } }
+        : {}),
+    },
     warnings,
   };
+}
+
+/** `--require-token`, or TACK_REQUIRE_TOKEN=1 / true. */
+function isOn(value: boolean | string | undefined): boolean {
+  if (typeof value === "string") return value === "1" || value.toLowerCase() === "true";
+  return value === true;
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { ServeConfig } from "./config.js";
 import { renderMarkdown } from "./domain/markdown.js";
 import { createServices } from "./domain/services.js";
@@ -39,6 +40,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const credentials = loadCredentialsOrFail(env);
   const timeoutMs = remoteTimeoutOrFail(env);
+  const tls = config.tls && readTlsFiles(config.tls);
   const db = openDatabase(config.dbFile, { renderMarkdown });
   const checkpoints = walCheckpointsOffThread(db, config.dbFile);
   const commits = groupCommit(db, config.dbFile, options.syncFile);
@@ -49,8 +51,18 @@ export async function startServer(
     { credentials, provider: (id) => getProvider(id, { timeoutMs }) },
     checkpoints.committed,
   );
+  if (config.allowRemote && !services.accessTokens.hasUsable()) {
+    await checkpoints.stop();
+    await commits.close();
+    db.close();
+    throw new StartupError(
+      "refusing to start with --allow-remote: no usable access token exists in this database; create one with `tack token create --name <name>`",
+    );
+  }
   const app = await buildApp({
     services,
+    requireToken: config.requireToken === true,
+    ...(tls ? { tls } : {}),
     allowedHosts: config.allowedHosts,
     info: {
       name: "tack",
@@ -95,7 +107,7 @@ export async function startServer(
   return {
     app,
     db,
-    url: `http://${hostForUrl}:${port}`,
+    url: `${tls ? "https" : "http"}://${hostForUrl}:${port}`,
     close() {
       closing ??= (async () => {
         await app.close();
@@ -114,10 +126,24 @@ const REDACTED_HEADERS = [
   "authorization",
   "cookie",
   "proxy-authorization",
+  "set-cookie",
   "private-token",
   "x-api-key",
   "x-redmine-api-key",
 ].flatMap((name) => [`req.headers["${name}"]`, `headers["${name}"]`]);
+
+/** The PEM files of `--tls-cert` and `--tls-key`, read once at start. */
+function readTlsFiles(files: { certFile: string; keyFile: string }) {
+  const read = (file: string, flag: string) => {
+    try {
+      return readFileSync(file);
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? "unreadable";
+      throw new StartupError(`cannot read ${flag} ${file}: ${code}`);
+    }
+  };
+  return { cert: read(files.certFile, "--tls-cert"), key: read(files.keyFile, "--tls-key") };
+}
 
 function loadCredentialsOrFail(env: NodeJS.ProcessEnv) {
   try {

@@ -201,14 +201,34 @@ describe("remote binding", { concurrency: true }, () => {
     assert.equal(existsSync(join(folder, "refused.sqlite")), false, "nothing is created");
   });
 
-  test("0.0.0.0 with --allow-remote starts and prints a warning", async () => {
+  test("--allow-remote refuses to start while no usable token exists, naming tack token create", async () => {
+    const exit = await runCli(["serve", "--host", "0.0.0.0", "--port", "0", "--allow-remote"], {
+      TACK_DB_FILE: join(folder, "no-token.sqlite"),
+    });
+    assert.equal(exit.code, 1, exit.stderr);
+    const lines = exit.stderr.trim().split("\n");
+    assert.match(
+      lines.at(-1) as string,
+      /^tack: refusing to start with --allow-remote: .*`tack token create/,
+    );
+    assert.doesNotMatch(exit.stderr, /\n\s+at |Error:/);
+    assert.equal(exit.stdout, "");
+  });
+
+  test("0.0.0.0 with --allow-remote and a token starts and prints warnings", async () => {
+    const dbFile = join(folder, "remote.sqlite");
+    const created = await runCli(["token", "create", "--name", "laptop"], { TACK_DB_FILE: dbFile });
+    assert.equal(created.code, 0, created.stderr);
     const tack = await startCli(["--host", "0.0.0.0", "--port", "0", "--allow-remote"], {
-      TACK_DB_FILE: join(folder, "remote.sqlite"),
+      TACK_DB_FILE: dbFile,
     });
     assert.match(tack.url, /^http:\/\/0\.0\.0\.0:\d+$/);
     const exit = await tack.stop();
     assert.equal(exit.code, 0, `signal ${exit.signal}; stderr: ${exit.stderr}`);
-    assert.match(exit.stderr, /^warning: .*0\.0\.0\.0.*no authentication.*--allowed-host.*\n$/);
+    assert.match(
+      exit.stderr,
+      /^warning: .*0\.0\.0\.0.*need an access token.*--allowed-host.*\nwarning: without --tls-cert.*in clear\.\n$/,
+    );
   });
 });
 

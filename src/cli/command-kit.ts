@@ -10,6 +10,7 @@ import { EXIT, exitCodeFor, UsageError } from "./exit-codes.js";
 
 export interface ClientFlags {
   url: string;
+  token?: string;
   actor: string;
   json?: boolean;
   quiet?: boolean;
@@ -47,6 +48,9 @@ export function clientCommand(
     .description(description)
     .addOption(
       new Option("--url <url>", "URL of the running tack").env("TACK_URL").default(DEFAULT_URL),
+    )
+    .addOption(
+      new Option("--token <token>", "access token, when the server requires one").env("TACK_TOKEN"),
     )
     .addOption(
       new Option("--actor <name>", "who claims tickets").env("TACK_ACTOR").default(defaultActor()),
@@ -97,7 +101,7 @@ export function handler(
     });
     try {
       const board = flags.board === undefined ? undefined : parseId(flags.board, "--board");
-      const client = new TackClient({ url: flags.url, actor: flags.actor });
+      const client = new TackClient({ url: flags.url, actor: flags.actor, token: flags.token });
       await run({ client, flags, board, output: new Output(flags) }, ...args);
     } catch (error) {
       process.exitCode = reportFailure(error);

@@ -70,7 +70,7 @@ export function registerRawCommands(program: Command): void {
       let response: Response;
       try {
         response = await fetch(`${client.url}/api/boards/${boardId}/events`, {
-          headers: { accept: "text/event-stream" },
+          headers: { accept: "text/event-stream", ...client.authHeaders() },
         });
       } catch (error) {
         throw unreachable(client.url, error);

@@ -9,6 +9,9 @@ export type ApiErrorCode =
   | "version_conflict"
   | "idempotency_mismatch"
   | "too_large"
+  | "unauthorized"
+  | "forbidden"
+  | "rate_limited"
   | "server_error"
   | "unreachable";
 
@@ -77,6 +80,24 @@ export function errorFromResponse(status: number, message: string): ApiError {
       false,
       422,
     );
+  }
+  if (status === 401) {
+    return new ApiError(
+      "unauthorized",
+      message,
+      "send a usable access token with --token or TACK_TOKEN (its owner makes one with `tack token create`)",
+      false,
+      401,
+    );
+  }
+  if (status === 403) {
+    const hint = message.includes("read-only")
+      ? "this token may only read: use a read-write token for changes"
+      : "the server refused this request as a whole: check --url and its host name";
+    return new ApiError("forbidden", message, hint, false, 403);
+  }
+  if (status === 429) {
+    return new ApiError("rate_limited", message, "wait a minute, then try again", true, 429);
   }
   if (status === 413) {
     return new ApiError("too_large", message, "send less at once", false, 413);

@@ -25,6 +25,8 @@ export interface ClientOptions {
   url: string;
   /** Who claims and releases tickets (CONTRACT §13 `actor`). */
   actor: string;
+  /** An access token (CONTRACT §15), sent as `Authorization: Bearer`; none on loopback by default. */
+  token?: string | undefined;
 }
 
 export interface RawResponse {
@@ -68,15 +70,23 @@ export interface ClaimNextFilter {
 export class TackClient {
   readonly url: string;
   readonly actor: string;
+  readonly #token: string | undefined;
 
   constructor(options: ClientOptions) {
     this.url = options.url.replace(/\/+$/, "");
     this.actor = options.actor;
+    // A private field: the token never shows in a logged or serialized client.
+    this.#token = options.token?.trim() || undefined;
+  }
+
+  /** The Authorization header to send, if a token was given. */
+  authHeaders(): Record<string, string> {
+    return this.#token === undefined ? {} : { authorization: `Bearer ${this.#token}` };
   }
 
   /** Any request; answers whatever status the server gives (the `tack api` escape hatch). */
   async raw(method: string, path: string, options: RequestOptions = {}): Promise<RawResponse> {
-    const headers: Record<string, string> = { ...options.headers };
+    const headers: Record<string, string> = { ...this.authHeaders(), ...options.headers };
     let body: string | undefined;
     if (options.rawBody !== undefined) body = options.rawBody;
     else if (options.body !== undefined) body = JSON.stringify(options.body);

@@ -1,4 +1,5 @@
 import type { ActivityStore, NewActivity } from "../storage/activity.js";
+import { actingTokenName } from "./access/acting-token.js";
 import { now } from "./clock.js";
 import { NotFound } from "./errors.js";
 import type { ActivityLog } from "./model.js";
@@ -24,9 +25,15 @@ const toRow = (entry: ActivityEntry): NewActivity => ({
   subjectTicketId: entry.ticketId,
   action: entry.action,
   message: entry.message,
-  details: entry.details ?? {},
+  details: withVia(entry.details ?? {}),
   createdAt: now(),
 });
+
+/** Writes made with an access token name it in `details.via` (CONTRACT.md §15). */
+function withVia(details: Record<string, unknown>): Record<string, unknown> {
+  const via = actingTokenName();
+  return via === undefined ? details : { ...details, via };
+}
 
 export function activityRecorder(store: ActivityStore) {
   return {

@@ -1,6 +1,7 @@
 import type { BoardEventBus } from "../events/board-events.js";
 import type { Db } from "../storage/database.js";
 import { createStores } from "../storage/index.js";
+import { accessTokens } from "./access/access-tokens.js";
 import { activityLog, activityRecorder } from "./activity.js";
 import { commentService } from "./annotations/comments.js";
 import { externalReferenceService } from "./annotations/external-references.js";
@@ -80,6 +81,8 @@ export function createServices(
     entityTags: tags,
     idempotency: idempotencyService(stores.idempotencyKeys),
   };
+  // Remote access (CONTRACT.md §15): the server checks tokens and sessions through it.
+  const accessTokenService = accessTokens(stores.accessTokens);
   return {
     boards,
     lanes,
@@ -89,6 +92,7 @@ export function createServices(
     ...remoteFamily,
     ...coordination,
     searchIndex,
+    accessTokens: accessTokenService,
     events: bus,
   };
 }

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import type { Services } from "../domain/services.js";
+import { installAccessGuard } from "./access-guard.js";
 import { installJsonBodyParsing } from "./body-parsing.js";
 import { answerClientError, answerFrameworkError } from "./client-errors.js";
 import { installConditionalGets } from "./conditional-requests.js";
@@ -32,6 +33,7 @@ import { markdownRoutes } from "./routes/markdown.js";
 import { remoteRoutes } from "./routes/remote.js";
 import { remoteDiagnosticRoutes } from "./routes/remote-diagnostics.js";
 import { type ServiceInfo, serviceRoutes } from "./routes/service.js";
+import { sessionRoutes } from "./routes/session.js";
 import { tagReasonRoutes } from "./routes/tag-reasons.js";
 import { tagRoutes } from "./routes/tags.js";
 import { ticketBulkRoutes } from "./routes/ticket-bulk.js";
@@ -63,6 +65,10 @@ export interface AppOptions {
    * reference the randomized list test compares the normal server's answers with.
    */
   freshLists?: boolean;
+  /** `--require-token`: loopback requests need a token too (CONTRACT.md §15). */
+  requireToken?: boolean;
+  /** `--tls-cert`/`--tls-key`, read: serve https on the same port. */
+  tls?: { cert: Buffer; key: Buffer };
 }
 
 /**
@@ -72,6 +78,7 @@ export interface AppOptions {
  */
 export async function buildApp(options: AppOptions): Promise<TackApp> {
   const app = Fastify({
+    ...(options.tls ? { https: options.tls } : {}),
     logger: options.logger,
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Long-lived SSE streams must not block shutdown: close() ends idle keep-alive sockets and
@@ -83,13 +90,18 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
     schemaController: schemasCompiledOnFirstUse(
       validatorsCompiledOnFirstUse(() => createValidatorCompiler(namedSchemas)),
     ),
-  }).withTypeProvider<TypeBoxTypeProvider>();
+  }).withTypeProvider<TypeBoxTypeProvider>() as TackApp;
   // A client may half-close its side once its request is sent (shutdown(SHUT_WR), `nc -N`).
   // Node's default then aborts the request and ends the socket, so an answer still waiting (for
   // its fsync, durable-answers.ts) would never be written; instead, answer and then close.
   (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
 
-  installLocalGuard(app, options.allowedHosts);
+  installLocalGuard(app, options.allowedHosts, { https: options.tls !== undefined });
+  // Tokens (CONTRACT.md §15): after Host and Origin, before anything reads the body.
+  const access = installAccessGuard(app, {
+    tokens: options.services.accessTokens,
+    requireToken: options.requireToken === true,
+  });
   installStreamAfterResponse(app);
   // A request body nobody read is drained before answering, so closing cannot cut the answer.
   installUnreadBodyDiscarding(app);
@@ -106,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
 
   const { services } = options;
   serviceRoutes(app, options.info);
+  sessionRoutes(app, services.accessTokens, access, { https: options.tls !== undefined });
   markdownRoutes(app);
   boardRoutes(app, services.boards);
   laneRoutes(app, services.lanes);

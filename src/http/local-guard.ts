@@ -2,20 +2,27 @@ import { isIP } from "node:net";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
 /**
- * tack has no login, so the browser must never let another site drive or read it.
+ * Requests from this machine need no login (unless --require-token; tokens: access-guard.ts), so
+ * the browser must never let another site drive or read tack.
  * - DNS rebinding: a hostile name resolving to 127.0.0.1 still carries its own name in `Host`.
  *   Only loopback names (and hosts the user allowed explicitly) are served.
  * - Other web pages: a request a browser sends on behalf of another origin carries a foreign
  *   `Origin`, or `Sec-Fetch-Site: cross-site` / `same-site` (a page on another local port is
- *   same-site). Such requests are refused whatever their method: writes, reads and the event
- *   stream alike. The one exception is a top-level navigation to a UI page (a link from a remote
+ *   same-site). tack's own origin is `http://` (`https://` with --tls-cert) and the Host; for a
+ *   host allowed by name, `https://` too (an https proxy in front). Such requests are refused
+ *   whatever their method: writes, reads and the event stream alike. The one exception is a top-level navigation to a UI page (a link from a remote
  *   issue to `/tickets/42` must open); the page's own requests are then same-origin.
  * - Clients that send neither header (curl, scripts, agents) are unaffected, and so is tack's own
  *   UI (`Sec-Fetch-Site: same-origin`, `Origin` equal to tack's own).
  * Refusals are 403 with the usual error body.
  */
-export function installLocalGuard(app: FastifyInstance, allowedHosts: readonly string[]): void {
+export function installLocalGuard(
+  app: FastifyInstance,
+  allowedHosts: readonly string[],
+  options: { https?: boolean } = {},
+): void {
   const allowed = new Set(allowedHosts.map((host) => host.toLowerCase()));
+  const scheme = options.https ? "https" : "http";
 
   app.addHook("onRequest", async (request, reply) => {
     const host = request.headers.host?.toLowerCase();
@@ -23,17 +30,31 @@ export function installLocalGuard(app: FastifyInstance, allowedHosts: readonly s
     if (hostname === undefined || !(isLoopbackName(hostname) || allowed.has(hostname))) {
       return reply.code(403).send({ error: "host not allowed" });
     }
-    if (isFromAnotherSite(request, host as string) && !isPageNavigation(request)) {
+    // A host the user allowed by name may sit behind an https reverse proxy (docs/operations.md)
+    // that passes the Host on: its pages then have an https origin.
+    const httpsToo = allowed.has(hostname);
+    if (
+      isFromAnotherSite(request, host as string, scheme, httpsToo) &&
+      !isPageNavigation(request)
+    ) {
       return reply.code(403).send({ error: "cross-origin request refused" });
     }
   });
 }
 
 /** Sent by a browser on behalf of a page that is not tack's own origin. */
-function isFromAnotherSite(request: FastifyRequest, host: string): boolean {
+function isFromAnotherSite(
+  request: FastifyRequest,
+  host: string,
+  scheme: "http" | "https",
+  httpsToo: boolean,
+): boolean {
   const origin = request.headers.origin;
   // `Origin: null` (sandboxed frames, file: pages, some redirects) is foreign too.
-  if (origin !== undefined && origin.toLowerCase() !== `http://${host}`) return true;
+  if (origin !== undefined) {
+    const own = origin.toLowerCase();
+    if (own !== `${scheme}://${host}` && !(httpsToo && own === `https://${host}`)) return true;
+  }
   const site = request.headers["sec-fetch-site"];
   return site === "cross-site" || site === "same-site";
 }

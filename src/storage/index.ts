@@ -1,3 +1,4 @@
+import { accessTokenStore } from "./access-tokens.js";
 import { activityStore } from "./activity.js";
 import { boardImportStore } from "./board-export.js";
 import { boardStore } from "./boards.js";
@@ -44,6 +45,8 @@ export function createStores(db: Db) {
     ticketReadiness: ticketReadinessStore(db),
     idempotencyKeys: idempotencyKeyStore(db),
     searchIndex: searchIndexStore(db),
+    // Remote access (CONTRACT.md §15).
+    accessTokens: accessTokenStore(db),
   };
 }
 

@@ -45,7 +45,7 @@ test("every client command's --help has examples that start with `tack <its name
       // `tack board list` examples start with `tack board list`; aliases name their own command.
       assert.ok(example.includes(`tack ${name.split(" ")[0]}`), `tack ${name}: ${example}`);
     }
-    for (const option of ["--url", "--actor", "--json", "--quiet"]) {
+    for (const option of ["--url", "--token", "--actor", "--json", "--quiet"]) {
       assert.ok(help.includes(option), `tack ${name} lacks ${option}`);
     }
   }

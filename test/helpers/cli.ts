@@ -79,7 +79,7 @@ export interface RunningCli {
   stop(signal?: NodeJS.Signals): Promise<Exit>;
 }
 
-const START_LINE = /listening on (http:\/\/\S+)/;
+const START_LINE = /listening on (https?:\/\/\S+)/;
 
 /** Starts `tack serve ...` and resolves once it printed its start line. */
 export function startCli(

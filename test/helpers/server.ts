@@ -44,6 +44,10 @@ export interface TestServerOptions {
   syncFile?: SyncFile;
   /** Lists built from the database every time, no caches (the randomized list test's reference). */
   freshLists?: boolean;
+  /** Address to listen on (default 127.0.0.1); a non-loopback one tests remote peers. */
+  host?: string;
+  /** `--require-token` (test/trust/hostile-network.test.ts). */
+  requireToken?: boolean;
 }
 
 /**
@@ -55,11 +59,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dbFile = options.dbFile ?? join(folder as string, "tack.sqlite");
   const server = await startServer(
     {
-      host: "127.0.0.1",
+      host: options.host ?? "127.0.0.1",
       port: 0,
       dbFile,
       allowedHosts: options.allowedHosts ?? [],
       logLevel: "silent",
+      requireToken: options.requireToken === true,
     },
     options.env ?? {},
     { timeouts: options.timeouts, syncFile: options.syncFile, freshLists: options.freshLists },
