@@ -45,7 +45,7 @@ export interface NewAccessToken {
 }
 
 /**
- * The access_tokens and access_sessions tables (migration 009). Every read goes to SQLite, so a
+ * The access_tokens and access_sessions tables (migration 010). Every read goes to SQLite, so a
  * token revoked by `tack token revoke` (another process) is seen by the server's next request.
  */
 export function accessTokenStore(db: Db) {

@@ -7,11 +7,8 @@ import { searchIndexSchema } from "./005-search-index.js";
 import { rerenderMarkdown } from "./006-rerender-markdown.js";
 import { searchIndexParts } from "./007-search-index-parts.js";
 import { flowSchema } from "./008-flow.js";
-<<<<<<< HEAD
 import { rerenderMarkdownAsGithub } from "./009-rerender-markdown-gfm.js";
-=======
 import { accessTokensSchema } from "./010-access-tokens.js";
->>>>>>> ab2c7af (Remote access with tokens (CONTRACT §15): tack token create|list|revoke, --require-token, --allow-remote refuses without a usable token, one access guard before every route (401 Bearer, 403 read-only, 429 after 10 refusals a minute), session cookie and sign-in page, --token/TACK_TOKEN in the client, details.via in activity; docs)
 
 /**
  * What a migration may need beyond the database: the domain's Markdown renderer, handed in by
