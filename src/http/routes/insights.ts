@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { InsightsService } from "../../domain/insights/insights.js";
-import { BoardIdParams, errors } from "../schemas/common.js";
+import { answer, BoardIdParams, errors } from "../schemas/common.js";
 import { BoardInsights, InsightsQuery } from "../schemas/insights.js";
 import type { TackApp } from "../types.js";
 
@@ -10,6 +10,7 @@ export function insightsRoutes(app: TackApp, insights: InsightsService): void {
     {
       schema: {
         operationId: "boardInsights",
+        summary: "Flow insights of a board",
         tags: ["boards"],
         description:
           "How work moved on the board (CONTRACT.md §14): flow per bucket, throughput, lead and " +
@@ -17,7 +18,10 @@ export function insightsRoutes(app: TackApp, insights: InsightsService): void {
           "activity history of the tickets that exist now.",
         params: BoardIdParams,
         querystring: InsightsQuery,
-        response: { 200: Type.Ref(BoardInsights), ...errors(400, 404) },
+        response: {
+          200: answer(Type.Ref(BoardInsights), "The board's flow figures over the period."),
+          ...errors(400, 404),
+        },
       },
     },
     async (request) => insights.board(request.params.boardId, request.query),
