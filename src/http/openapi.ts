@@ -6,16 +6,33 @@ import type { OpenAPIV3_1 } from "openapi-types";
 type Document = OpenAPIV3_1.Document;
 
 /**
- * Who may call the API, as the document declares it: in one place, so the token scheme remote
- * access brings (issue #24) is added here, to `schemes` and `security`, and nowhere else.
- * On loopback tack asks for nothing: `security: []` says so explicitly (linters and generated
- * clients read a missing `security` as "undecided", not as "open").
+ * Who may call the API, as the document declares it, in one place (CONTRACT.md §15): an access
+ * token as `Authorization: Bearer`, or the web UI's session cookie; or nothing (`{}`), which is
+ * how loopback requests without `--require-token` are served. Listing `{}` first tells linters and
+ * generated clients that the credential is optional rather than leaving it undecided.
  */
 export function documentSecurity(): {
   schemes: Record<string, OpenAPIV3_1.SecuritySchemeObject>;
   security: OpenAPIV3_1.SecurityRequirementObject[];
 } {
-  return { schemes: {}, security: [] };
+  return {
+    schemes: {
+      accessToken: {
+        type: "http",
+        scheme: "bearer",
+        description:
+          "An access token made with `tack token create`. Needed from other machines, and from " +
+          "every client when tack runs with --require-token.",
+      },
+      sessionCookie: {
+        type: "apiKey",
+        in: "cookie",
+        name: "tack_session",
+        description: "The web UI's session, from POST /api/session.",
+      },
+    },
+    security: [{}, { accessToken: [] }, { sessionCookie: [] }],
+  };
 }
 
 /** The groups operations are listed under (each route names its own in `tags`). */
@@ -33,6 +50,10 @@ const OPERATION_TAGS = [
   { name: "comments", description: "Comments on a ticket." },
   { name: "events", description: "Structured events agents log on a ticket." },
   { name: "activity", description: "The history of a ticket." },
+  {
+    name: "access",
+    description: "Browser sessions made from access tokens (the web UI's sign-in and sign-out).",
+  },
   {
     name: "remote",
     description: "Remote issues (GitHub, GitLab, Redmine) and external references of tickets.",

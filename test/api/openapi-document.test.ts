@@ -148,8 +148,8 @@ describe("headers, priority, security, license", () => {
     }
   });
 
-  test("top-level security is declared (none on loopback), the license is MIT", () => {
-    assert.deepEqual(document.security, []);
+  test("top-level security: none (loopback), a bearer token or the session cookie; license MIT", () => {
+    assert.deepEqual(document.security, [{}, { accessToken: [] }, { sessionCookie: [] }]);
     assert.deepEqual(document.info.license, { name: "MIT", identifier: "MIT" });
   });
 });

@@ -9,7 +9,7 @@ import {
   SESSION_PATH,
   sessionCookie,
 } from "../access-guard.js";
-import { errors } from "../schemas/common.js";
+import { answer, errors } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
 /** Browsers drop cookies after 400 days anyway; the session itself lasts as long as its token. */
@@ -43,12 +43,19 @@ export function sessionRoutes(
       schema: {
         operationId: "startSession",
         tags: ["access"],
-        summary: "Trade an access token for a session cookie (the web UI's sign-in)",
+        summary: "Sign in: trade an access token for a session cookie",
+        description:
+          "The web UI's sign-in. A usable token gives an HttpOnly, SameSite=Strict cookie valid " +
+          "while the token is, with its scope. A refused token is a failed attempt (429 after 10 a " +
+          "minute from one address). Needs no credential of its own.",
         body: Type.Object(
           { token: Type.String({ minLength: 1, maxLength: 200 }) },
           { additionalProperties: false },
         ),
-        response: { 204: Type.Null(), ...errors(400, 401, 429) },
+        response: {
+          204: answer(Type.Null(), "Signed in: the session cookie is in Set-Cookie."),
+          ...errors(400, 401, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -71,8 +78,14 @@ export function sessionRoutes(
       schema: {
         operationId: "endSession",
         tags: ["access"],
-        summary: "End the browser session and clear its cookie (sign out)",
-        response: { 204: Type.Null(), ...errors(400, 429) },
+        summary: "Sign out: end the browser session and clear its cookie",
+        description:
+          "Ends the session of the cookie sent, if any, on the server, and clears the cookie. " +
+          "Needs no credential of its own, so a read-only or stale session can always sign out.",
+        response: {
+          204: answer(Type.Null(), "Signed out: the session ended and the cookie is cleared."),
+          ...errors(400, 429),
+        },
       },
     },
     async (request, reply) => {
@@ -91,12 +104,18 @@ export function sessionRoutes(
       schema: {
         operationId: "getSession",
         tags: ["access"],
-        summary: "Whether this request came with a session cookie or token, and its scope",
+        summary: "Whether the request came with a session, and its scope",
+        description:
+          "For the web UI: whether a usable session cookie came with the request (then it offers " +
+          "sign-out), and whether the request may only read.",
         response: {
-          200: Type.Object({
-            signedIn: Type.Boolean({ description: "a usable session cookie was sent" }),
-            readOnly: Type.Boolean({ description: "the token or session may only read" }),
-          }),
+          200: answer(
+            Type.Object({
+              signedIn: Type.Boolean({ description: "a usable session cookie was sent" }),
+              readOnly: Type.Boolean({ description: "the token or session may only read" }),
+            }),
+            "The session state of this request.",
+          ),
           ...errors(400, 401, 429),
         },
       },
