@@ -42,8 +42,8 @@ function assertDirect(sources: readonly string[], share = 1): void {
 
 // --- corpus ---------------------------------------------------------------------------------
 
-// Link and image destinations: allowed, refused by markdown-it, refused only by the filter's
-// scheme check, disguised schemes, entities, quotes, control characters, odd relative forms.
+// Link and image destinations: allowed, refused by the allowlist's scheme check, disguised
+// schemes, entities, quotes, control characters, odd relative forms.
 const DESTINATIONS = [
   "https://example.com/a?b=1&c=2",
   "HTTP://UPPER.example/Path",

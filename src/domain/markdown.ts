@@ -6,12 +6,16 @@
 //   - the inline HTML those sites allow (details/summary, kbd, sub/sup, b/i,
 //     img with an http(s) src, ...) is kept: markdown-it passes raw HTML
 //     through (`html: true`) and the allowlist filter (html-sanitizer.ts) keeps
-//     exactly those tags and attributes and drops everything else;
+//     exactly those tags and attributes; any other tag is shown as the text
+//     typed, escaped (no text is lost);
+//   - GitHub's own rules where markdown-it's differ: its autolinks
+//     (markdown-autolinks.ts), `<del>` for ~~strikethrough~~, and raw HTML
+//     read as GFM 0.29 reads it (markdown-raw-html.ts);
 //   - fenced code with a language is highlighted here, on the server
 //     (code-highlighting.ts), as `<pre><code class="hljs language-x">` with
 //     `hljs-*` token spans.
-// Links are limited to http, https and mailto by markdown-it's validateLink
-// below and again by the allowlist. Both are configured once, at module load.
+// Links keep an href only for http, https, mailto and relative URLs, decided by
+// the allowlist (html-allowlist.ts). All is configured once, at module load.
 //
 // The filter runs only where raw HTML is. A body whose tokens hold no raw HTML
 // (most of them) is written by a second renderer, markdown-direct-rules.ts,
