@@ -75,6 +75,14 @@ const serve = program
       .env("TACK_LOG_LEVEL")
       .default("warn"),
   )
+  .addOption(
+    new Option(
+      "--trash-days <days>",
+      "days deleted objects stay restorable in the trash (0 erases at once)",
+    )
+      .env("TACK_TRASH_DAYS")
+      .default("30"),
+  )
   .action(async (flags: ServeFlags & BackupFlags) => {
     try {
       const { config, warnings } = resolveServeConfig({

@@ -14,6 +14,8 @@ export interface ServeConfig {
   allowRemote?: boolean;
   /** `--tls-cert` and `--tls-key`: PEM files; https on the same port. */
   tls?: { certFile: string; keyFile: string };
+  /** Days a deleted object stays in the trash (CONTRACT.md §16); 0 erases at once. Default 30. */
+  trashDays?: number;
 }
 
 export interface ServeFlags {
@@ -26,7 +28,11 @@ export interface ServeFlags {
   tlsCert?: string;
   tlsKey?: string;
   logLevel: string;
+  trashDays?: string;
 }
+
+/** The longest trash period accepted (100 years: "keep everything"). */
+const TRASH_DAYS_MAX = 36_500;
 
 const LOG_LEVELS = new Set(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
 
@@ -40,6 +46,12 @@ export function resolveServeConfig(flags: ServeFlags): { config: ServeConfig; wa
   if (!LOG_LEVELS.has(flags.logLevel)) {
     throw new StartupError(
       `invalid log level ${flags.logLevel}: expected one of ${[...LOG_LEVELS].join(", ")}`,
+    );
+  }
+  const trashDays = Number(flags.trashDays ?? "30");
+  if (!/^\d+$/.test(flags.trashDays ?? "30") || trashDays > TRASH_DAYS_MAX) {
+    throw new StartupError(
+      `invalid trash days ${flags.trashDays}: expected an integer from 0 to ${TRASH_DAYS_MAX}`,
     );
   }
   const host = flags.host.trim();
@@ -81,6 +93,7 @@ export function resolveServeConfig(flags: ServeFlags): { config: ServeConfig; wa
       ...(flags.tlsCert && flags.tlsKey
         ? { tls: { certFile: flags.tlsCert, keyFile: flags.tlsKey } }
         : {}),
+      trashDays,
     },
     warnings,
   };

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { ServeConfig } from "./config.js";
 import { renderMarkdown } from "./domain/markdown.js";
-import { createServices } from "./domain/services.js";
+import { createServices, type Services } from "./domain/services.js";
 import { BoardEventBus } from "./events/board-events.js";
 import { buildApp } from "./http/app.js";
 import type { ServerTimeouts } from "./http/request-limits.js";
@@ -17,6 +17,7 @@ import { walCheckpointsOffThread } from "./storage/wal-checkpoints.js";
 export interface RunningServer {
   app: TackApp;
   db: Db;
+  services: Services;
   url: string;
   close(): Promise<void>;
 }
@@ -50,6 +51,7 @@ export async function startServer(
     bus,
     { credentials, provider: (id) => getProvider(id, { timeoutMs }) },
     checkpoints.committed,
+    config.trashDays,
   );
   if (config.allowRemote && !services.accessTokens.hasUsable()) {
     await checkpoints.stop();
@@ -98,6 +100,11 @@ export async function startServer(
   // indexed in small background steps, searches scanning them meanwhile.
   services.searchIndex.watch();
   void services.searchIndex.schedule();
+  // Trash entries past their time are erased unasked (CONTRACT.md §16); deletes and trash reads
+  // also erase them on the way, so this only matters for a server nobody writes to.
+  services.trash.purgeExpired();
+  const trashExpiry = setInterval(() => services.trash.purgeExpired(), TRASH_EXPIRY_CHECK_MS);
+  trashExpiry.unref();
 
   const address = app.server.address();
   const port = typeof address === "object" && address ? address.port : config.port;
@@ -107,9 +114,11 @@ export async function startServer(
   return {
     app,
     db,
+    services,
     url: `${tls ? "https" : "http"}://${hostForUrl}:${port}`,
     close() {
       closing ??= (async () => {
+        clearInterval(trashExpiry);
         await app.close();
         await services.searchIndex.stop();
         await checkpoints.stop();
@@ -120,6 +129,9 @@ export async function startServer(
     },
   };
 }
+
+/** How often a running server looks for expired trash entries (a cheap indexed read). */
+const TRASH_EXPIRY_CHECK_MS = 60_000;
 
 /** Authorization-like request headers, wherever a log line would include them. */
 const REDACTED_HEADERS = [

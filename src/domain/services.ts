@@ -22,6 +22,8 @@ import { createTicketServices } from "./tickets/ticket-services.js";
 import { createRead, createTransact } from "./transaction.js";
 import { boardExporter } from "./transfer/board-export.js";
 import { boardImporter } from "./transfer/board-import.js";
+import { trashService } from "./trash/trash.js";
+import { DEFAULT_TRASH_DAYS, trashKeeper } from "./trash/trash-keeper.js";
 
 /**
  * Wires the domain modules together over one database. Each service receives only the stores and
@@ -33,8 +35,11 @@ export function createServices(
   remote: RemoteAccess = NO_REMOTE_ACCESS,
   /** Called after every commit (the server checkpoints the log off the main thread). */
   committed: () => void = () => {},
+  /** How long deleted objects stay in the trash (CONTRACT.md §16; 0: deletes erase at once). */
+  trashDays: number = DEFAULT_TRASH_DAYS,
 ) {
   const stores = createStores(db);
+  const trash = trashKeeper(stores.trash, trashDays);
   const activity = activityRecorder(stores.activity);
   // Coordination (CONTRACT.md §13): claims end and changed tickets are collected before each
   // commit; board revisions advance right after it.
@@ -50,9 +55,9 @@ export function createServices(
   });
   tags = entityTags(stores, transact);
   const searchIndex = searchIndexer(stores.searchIndex, transact);
-  const boards = boardService(stores, transact);
-  const lanes = laneService(stores, boards, transact);
-  const boardTags = tagService(stores, boards, activity, transact);
+  const boards = boardService(stores, transact, trash);
+  const lanes = laneService(stores, boards, transact, trash);
+  const boardTags = tagService(stores, boards, activity, transact, trash);
   const ticketFamily = createTicketServices(
     stores,
     boards,
@@ -60,11 +65,12 @@ export function createServices(
     transact,
     createRead(db),
     () => db.inTransaction,
+    trash,
   );
   lists = ticketFamily.boardLists;
   const ticketDeps = { tickets: ticketFamily.tickets, activity };
   const ticketExtras = {
-    comments: commentService(stores, ticketDeps, transact),
+    comments: commentService(stores, ticketDeps, transact, trash),
     activity: activityLog(stores.activity, {
       exists: (ticketId: number) => stores.tickets.get(ticketId) !== undefined,
     }),
@@ -93,6 +99,7 @@ export function createServices(
     ...coordination,
     searchIndex,
     accessTokens: accessTokenService,
+    trash: trashService(stores, activity, transact),
     events: bus,
   };
 }

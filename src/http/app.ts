@@ -40,6 +40,7 @@ import { ticketBulkRoutes } from "./routes/ticket-bulk.js";
 import { ticketClaimRoutes } from "./routes/ticket-claims.js";
 import { ticketEventRoutes } from "./routes/ticket-events.js";
 import { ticketRoutes } from "./routes/tickets.js";
+import { trashRoutes } from "./routes/trash.js";
 import { namedSchemas } from "./schemas/index.js";
 import { installStreamAfterResponse } from "./stream-after-response.js";
 import type { TackApp } from "./types.js";
@@ -130,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   activityRoutes(app, services.activity);
   ticketEventRoutes(app, services.ticketEvents);
   tagReasonRoutes(app, services.tagReasons);
+  trashRoutes(app, services.trash);
   externalReferenceRoutes(app, services.externalReferences);
   boardTransferRoutes(app, services, IMPORT_BODY_LIMIT);
   insightsRoutes(app, services.insights);

@@ -20,6 +20,7 @@ import { ticketReadinessStore } from "./ticket-readiness.js";
 import { ticketRelationStore } from "./ticket-relations.js";
 import { ticketTagStore } from "./ticket-tags.js";
 import { ticketStore } from "./tickets.js";
+import { trashStore } from "./trash.js";
 
 /** Every store over one database, each with its statements prepared once. */
 export function createStores(db: Db) {
@@ -47,6 +48,7 @@ export function createStores(db: Db) {
     searchIndex: searchIndexStore(db),
     // Remote access (CONTRACT.md §15).
     accessTokens: accessTokenStore(db),
+    trash: trashStore(db),
   };
 }
 

@@ -48,6 +48,8 @@ export interface TestServerOptions {
   host?: string;
   /** `--require-token` (test/trust/hostile-network.test.ts). */
   requireToken?: boolean;
+  /** Days deleted objects stay in the trash (default 30, as `tack serve`). */
+  trashDays?: number;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       allowedHosts: options.allowedHosts ?? [],
       logLevel: "silent",
       requireToken: options.requireToken === true,
+      trashDays: options.trashDays,
     },
     options.env ?? {},
     { timeouts: options.timeouts, syncFile: options.syncFile, freshLists: options.freshLists },

@@ -7,6 +7,7 @@ import type { Comment } from "../model.js";
 import { BODY_MAX, cleanName } from "../names.js";
 import type { TicketService } from "../tickets/tickets.js";
 import type { Transact } from "../transaction.js";
+import { NO_TRASH, type TrashKeeper } from "../trash/trash-keeper.js";
 
 /**
  * A comment body is a naming string in CONTRACT.md §1 terms: trimmed, non-empty after trimming,
@@ -31,6 +32,7 @@ export function commentService(
   stores: Pick<Stores, "comments">,
   deps: { tickets: Pick<TicketService, "require">; activity: ActivityRecorder },
   transact: Transact,
+  trash: TrashKeeper = NO_TRASH,
 ) {
   const { comments } = stores;
   const { tickets, activity } = deps;
@@ -112,6 +114,12 @@ export function commentService(
         const comment = require(commentId);
         assertEditable(comment);
         const ticket = tickets.require(comment.ticketId);
+        trash.keep({
+          kind: "comment",
+          objectId: commentId,
+          boardId: ticket.boardId,
+          text: comment.bodyMarkdown,
+        });
         comments.remove(commentId);
         record(ticket.boardId, comment, "comment_deleted", "Comment deleted", {
           deletedBodyMarkdown: comment.bodyMarkdown,

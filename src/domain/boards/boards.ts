@@ -4,12 +4,14 @@ import { InvalidInput, NotFound } from "../errors.js";
 import type { Board, BoardShell } from "../model.js";
 import { cleanName } from "../names.js";
 import type { Transact } from "../transaction.js";
+import { NO_TRASH, type TrashKeeper } from "../trash/trash-keeper.js";
 
 const DEFAULT_LANES = ["todo", "doing", "done"];
 
 export function boardService(
   stores: Pick<Stores, "boards" | "lanes" | "tags">,
   transact: Transact,
+  trash: TrashKeeper = NO_TRASH,
 ) {
   const { boards, lanes, tags } = stores;
 
@@ -57,7 +59,8 @@ export function boardService(
 
     remove(boardId: number): void {
       transact((changes) => {
-        require(boardId);
+        const board = require(boardId);
+        trash.keep({ kind: "board", objectId: boardId, boardId, text: board.name });
         boards.remove(boardId);
         changes.deleted(boardId);
       });

@@ -4,6 +4,7 @@ import { Conflict, InvalidInput, NotFound } from "../errors.js";
 import type { Lane } from "../model.js";
 import { cleanName } from "../names.js";
 import type { Transact } from "../transaction.js";
+import { NO_TRASH, type TrashKeeper } from "../trash/trash-keeper.js";
 import { assertPermutation, type BoardService } from "./boards.js";
 
 export interface LanePatch {
@@ -25,6 +26,7 @@ export function laneService(
   stores: Pick<Stores, "lanes" | "boards">,
   boards: Pick<BoardService, "require">,
   transact: Transact,
+  trash: TrashKeeper = NO_TRASH,
 ) {
   const { lanes } = stores;
 
@@ -90,6 +92,7 @@ export function laneService(
       transact((changes) => {
         const lane = require(laneId);
         if (lanes.ticketCount(laneId) > 0) throw new Conflict("lane is not empty");
+        trash.keep({ kind: "lane", objectId: laneId, boardId: lane.boardId, text: lane.name });
         lanes.remove(laneId);
         // Close the gap so positions stay 0..n-1, as after a reorder.
         lanes.listByBoard(lane.boardId).forEach((rest, position) => {

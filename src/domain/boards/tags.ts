@@ -5,6 +5,7 @@ import { Conflict, InvalidInput, NotFound } from "../errors.js";
 import type { Tag } from "../model.js";
 import { cleanName, nameKey } from "../names.js";
 import type { Transact } from "../transaction.js";
+import { NO_TRASH, type TrashKeeper } from "../trash/trash-keeper.js";
 import type { BoardService } from "./boards.js";
 
 export const DEFAULT_TAG_COLOR = "#6b7280";
@@ -14,6 +15,7 @@ export function tagService(
   boards: Pick<BoardService, "require">,
   activity: ActivityRecorder,
   transact: Transact,
+  trash: TrashKeeper = NO_TRASH,
 ) {
   const { tags } = stores;
 
@@ -78,6 +80,7 @@ export function tagService(
     remove(tagId: number): void {
       transact((changes) => {
         const tag = require(tagId);
+        trash.keep({ kind: "tag", objectId: tagId, boardId: tag.boardId, text: tag.name });
         for (const ticketId of tags.ticketIdsWithTag(tagId)) {
           activity.record({
             boardId: tag.boardId,

@@ -3,6 +3,7 @@ import type { ActivityRecorder } from "../activity.js";
 import type { BoardService } from "../boards/boards.js";
 import type { Read, Transact } from "../transaction.js";
 import { boardLists } from "./board-lists.js";
+import type { TrashKeeper } from "../trash/trash-keeper.js";
 import { ticketBulkService } from "./ticket-bulk.js";
 import { ticketClaimService } from "./ticket-claims.js";
 import { ticketEdits } from "./ticket-edits.js";
@@ -22,6 +23,7 @@ export function createTicketServices(
   read: Read,
   /** Whether a unit of work is open (board lists are then built without their memory). */
   inUnitOfWork: () => boolean,
+  trash: TrashKeeper,
 ) {
   const lanes = ticketLanes(stores);
   const views = ticketViews(stores, read);
@@ -29,7 +31,12 @@ export function createTicketServices(
   const edits = ticketEdits(stores, ticketLinkRules(stores), lanes, activity);
   const moves = ticketMoves(stores, { lanes, edits, activity });
   return {
-    tickets: ticketService(stores, { boards, lanes, edits, views, lists, activity }, transact),
+    tickets: ticketService(
+      stores,
+      { boards, lanes, edits, views, lists, activity },
+      transact,
+      trash,
+    ),
     boardLists: lists,
     ticketPositions: ticketPositionService(stores, { boards, lanes, views, activity }, transact),
     ticketMoves: ticketMoveService(stores, { moves, edits, views }, transact),

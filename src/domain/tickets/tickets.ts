@@ -9,6 +9,7 @@ import { nameKey } from "../names.js";
 import { ticketSearchText } from "../search-text.js";
 import type { Transact } from "../transaction.js";
 import type { BoardLists } from "./board-lists.js";
+import { NO_TRASH, type TrashKeeper } from "../trash/trash-keeper.js";
 import { TicketBatch, type TicketEdits, type TicketUpsert } from "./ticket-edits.js";
 import type { TicketLanes } from "./ticket-ordering.js";
 import { parseTicketSearch } from "./ticket-search.js";
@@ -57,6 +58,7 @@ export function ticketService(
     activity: ActivityRecorder;
   },
   transact: Transact,
+  trash: TrashKeeper = NO_TRASH,
 ) {
   const { tickets } = stores;
   const { boards, lanes, edits, views, lists, activity } = deps;
@@ -203,6 +205,12 @@ export function ticketService(
     remove(ticketId: number): void {
       transact((changes) => {
         const ticket = require(ticketId);
+        trash.keep({
+          kind: "ticket",
+          objectId: ticketId,
+          boardId: ticket.boardId,
+          text: ticket.title,
+        });
         activity.record({
           boardId: ticket.boardId,
           ticketId,

@@ -25,6 +25,7 @@ import {
   TicketRemoteSummary,
   TicketSummary,
 } from "./tickets.js";
+import { TrashItem, TrashKind } from "./trash.js";
 
 /**
  * Every named schema (one with an $id). They are registered once with the validators and the
@@ -63,4 +64,6 @@ export const namedSchemas = [
   RemoteDiagnosticRequest,
   RemoteDiagnosticStatus,
   RemoteDiagnosticResult,
+  TrashKind,
+  TrashItem,
 ];

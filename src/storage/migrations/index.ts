@@ -9,6 +9,7 @@ import { searchIndexParts } from "./007-search-index-parts.js";
 import { flowSchema } from "./008-flow.js";
 import { rerenderMarkdownAsGithub } from "./009-rerender-markdown-gfm.js";
 import { accessTokensSchema } from "./010-access-tokens.js";
+import { trashSchema } from "./011-trash.js";
 
 /**
  * What a migration may need beyond the database: the domain's Markdown renderer, handed in by
@@ -40,4 +41,5 @@ export const migrations: readonly Migration[] = [
   flowSchema,
   rerenderMarkdownAsGithub,
   accessTokensSchema,
+  trashSchema,
 ];

@@ -1,0 +1,116 @@
+import type { Stores } from "../../storage/index.js";
+import type { Row, TableRows, TicketSnapshot } from "../../storage/trash.js";
+
+/** A link of a restored ticket left out because it would break a rule of CONTRACT.md §5 now. */
+export interface DroppedLink {
+  link: "parent" | "child" | "blocker" | "blocking" | "related";
+  ticketId: number;
+  reason: string;
+}
+
+type LinkStores = Pick<Stores, "trash" | "tickets" | "ticketTags" | "ticketRelations">;
+
+/**
+ * Puts a deleted ticket back with the links it had (CONTRACT.md §16), each checked against the
+ * board as it is now: links to tickets that no longer exist are left out; links that would break
+ * a §5 rule (another board, nested parents, a blocker cycle) are left out and reported. Tag links
+ * come back for the tags that still exist. `insert` writes the ticket's rows (its lane makes
+ * room first); the links to other tickets follow, each checked after the previous ones.
+ */
+export function restoreTicketLinks(
+  stores: LinkStores,
+  snapshot: TicketSnapshot,
+  insert: (rows: TableRows) => void,
+): { dropped: DroppedLink[] } {
+  const { id, boardId } = snapshot.ticket;
+  const { links } = snapshot;
+  const dropped: DroppedLink[] = [];
+  const others = stores.tickets.rowsByIds([
+    ...(links.parentId === null ? [] : [links.parentId]),
+    ...links.childIds,
+    ...links.blockerIds,
+    ...links.blockingIds,
+    ...links.relatedIds,
+  ]);
+  /** The other ticket if it exists and is on this board; a drop is noted when it moved away. */
+  const onBoard = (link: DroppedLink["link"], other: number) => {
+    const row = others.get(other);
+    if (row && row.boardId !== boardId) {
+      dropped.push({ link, ticketId: other, reason: "not a ticket of this board" });
+      return undefined;
+    }
+    return row;
+  };
+
+  let parentId: number | null = null;
+  if (links.parentId !== null) {
+    const parent = onBoard("parent", links.parentId);
+    if (parent?.parentTicketId != null) {
+      dropped.push({
+        link: "parent",
+        ticketId: parent.id,
+        reason: "is a child ticket; parents cannot be nested",
+      });
+    } else if (parent) parentId = parent.id;
+  }
+
+  const tagIds = stores.ticketTags.tagIdsOfBoard(
+    boardId,
+    links.tagLinks.map((link) => Number(link.tag_id)),
+  );
+  const ownComments = new Set((snapshot.rows.comments ?? []).map((row) => Number(row.id)));
+  const tagLinks: Row[] = links.tagLinks
+    .filter((link) => tagIds.has(Number(link.tag_id)))
+    .map((link) =>
+      link.reason_comment_id !== null && !ownComments.has(Number(link.reason_comment_id))
+        ? { ...link, reason_comment_id: null }
+        : link,
+    );
+  const ticketRow = { ...(snapshot.rows.tickets?.[0] as Row), parent_ticket_id: parentId };
+  insert({ ...snapshot.rows, tickets: [ticketRow], ticket_tags: tagLinks });
+
+  for (const childId of links.childIds) {
+    const child = onBoard("child", childId);
+    if (!child) continue;
+    const reason =
+      parentId !== null
+        ? "a ticket with a parent cannot have children"
+        : child.parentTicketId !== null
+          ? "has another parent now"
+          : stores.tickets.childCounts([childId]).has(childId)
+            ? "has children; parents cannot be nested"
+            : undefined;
+    if (reason) dropped.push({ link: "child", ticketId: childId, reason });
+    else stores.trash.setParent(childId, id);
+  }
+
+  for (const blockerId of links.blockerIds) {
+    if (!onBoard("blocker", blockerId)) continue;
+    if (stores.ticketRelations.blockerPathExists([blockerId], id)) {
+      dropped.push({
+        link: "blocker",
+        ticketId: blockerId,
+        reason: "blocker would create a cycle",
+      });
+      continue;
+    }
+    stores.trash.insertRows({ ticket_blockers: [{ ticket_id: id, blocker_id: blockerId }] });
+  }
+  for (const blockedId of links.blockingIds) {
+    if (!onBoard("blocking", blockedId)) continue;
+    if (stores.ticketRelations.blockerPathExists([id], blockedId)) {
+      dropped.push({
+        link: "blocking",
+        ticketId: blockedId,
+        reason: "blocker would create a cycle",
+      });
+      continue;
+    }
+    stores.trash.insertRows({ ticket_blockers: [{ ticket_id: blockedId, blocker_id: id }] });
+  }
+  const related = links.relatedIds
+    .filter((other) => onBoard("related", other))
+    .map((other) => ({ low_id: Math.min(id, other), high_id: Math.max(id, other) }));
+  stores.trash.insertRows({ ticket_related: related });
+  return { dropped };
+}

@@ -1,0 +1,55 @@
+import { Type } from "@sinclair/typebox";
+import type { TrashService } from "../../domain/trash/trash.js";
+import { errors } from "../schemas/common.js";
+import { TrashIdParams, TrashList, TrashListQuery, TrashRestored } from "../schemas/trash.js";
+import type { TackApp } from "../types.js";
+
+/** The trash (CONTRACT.md §16): deleted objects kept for a while, restorable with their ids. */
+export function trashRoutes(app: TackApp, trash: TrashService): void {
+  app.get(
+    "/api/trash",
+    {
+      schema: {
+        operationId: "listTrash",
+        tags: ["trash"],
+        description: "Extension (CONTRACT.md §16): deleted objects still restorable, newest first.",
+        querystring: TrashListQuery,
+        response: { 200: TrashList, ...errors(400) },
+      },
+    },
+    async (request) => ({ items: trash.list(request.query.boardId) }),
+  );
+
+  app.post(
+    "/api/trash/:trashId/restore",
+    {
+      schema: {
+        operationId: "restoreFromTrash",
+        tags: ["trash"],
+        description:
+          "Brings the object back with the same id. 409 when what it belongs to is gone (the " +
+          "error names what to restore first) or its tag name or remote issue was taken.",
+        params: TrashIdParams,
+        response: { 200: TrashRestored, ...errors(400, 404, 409) },
+      },
+    },
+    async (request) => trash.restore(request.params.trashId),
+  );
+
+  app.delete(
+    "/api/trash/:trashId",
+    {
+      schema: {
+        operationId: "eraseFromTrash",
+        tags: ["trash"],
+        description: "Erases the entry's object for good (its ids are never given again).",
+        params: TrashIdParams,
+        response: { 204: Type.Null(), ...errors(400, 404) },
+      },
+    },
+    async (request, reply) => {
+      trash.erase(request.params.trashId);
+      return reply.code(204).send(null);
+    },
+  );
+}

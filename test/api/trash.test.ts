@@ -1,0 +1,519 @@
+import assert from "node:assert/strict";
+import { after, describe, test } from "node:test";
+import { useClock } from "../../src/domain/clock.js";
+import { assertError, createTag } from "../helpers/factories.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
+import {
+  boardWithLanes,
+  getTicket,
+  idsOf,
+  listTickets,
+  newTicket,
+  patchTicket,
+} from "../helpers/tickets.js";
+
+// CONTRACT.md §16: deletes go to the trash and come back exactly, with the same ids.
+
+const api = await startTestServer();
+let clock = Date.parse("2030-01-01T00:00:00.000Z");
+after(useClock(() => clock));
+const DAY = 24 * 60 * 60 * 1000;
+
+async function trash(query = ""): Promise<any[]> {
+  const response = await api.get(`/api/trash${query}`);
+  assert.equal(response.status, 200, response.text);
+  return response.body.items;
+}
+
+/** The trash entry of the object just deleted. */
+async function entryOf(kind: string, objectId: number): Promise<any> {
+  const entry = (await trash()).find((item) => item.kind === kind && item.objectId === objectId);
+  assert.ok(entry, `no trash entry for ${kind} ${objectId}`);
+  return entry;
+}
+
+async function restore(entryId: number) {
+  return api.post(`/api/trash/${entryId}/restore`);
+}
+
+async function deleted(path: string) {
+  const response = await api.delete(path);
+  assert.equal(response.status, 204, response.text);
+  assertError(await api.get(path), 404);
+}
+
+const without = (object: Record<string, unknown>, ...keys: string[]) =>
+  Object.fromEntries(Object.entries(object).filter(([key]) => !keys.includes(key)));
+
+/** A board where one ticket has everything a ticket can hold. */
+async function richBoard(name: string) {
+  const board = await boardWithLanes(api, name);
+  const [todo, doing] = board.laneIds;
+  const tag = await createTag(api, board.boardId, `${name}-bug`, "#ff0000");
+  const other = await createTag(api, board.boardId, `${name}-ui`);
+  const parent = await newTicket(api, board.boardId, doing, "parent");
+  const before = await newTicket(api, board.boardId, doing, "before");
+  const rich = await newTicket(api, board.boardId, doing, "rich", {
+    bodyMarkdown: "# body\n\ntext",
+    priority: 4,
+    parentTicketId: parent.id,
+    tagIds: [tag.id, other.id],
+  });
+  const afterIt = await newTicket(api, board.boardId, doing, "after");
+  const blocker = await newTicket(api, board.boardId, todo, "blocker");
+  const blocked = await newTicket(api, board.boardId, todo, "blocked");
+  const related = await newTicket(api, board.boardId, todo, "related");
+  await patchTicket(api, rich.id, { blockerIds: [blocker.id], relatedIds: [related.id] });
+  await patchTicket(api, blocked.id, { blockerIds: [rich.id] });
+  const comment = await api.post(`/api/tickets/${rich.id}/comments`, { bodyMarkdown: "first" });
+  assert.equal(comment.status, 201, comment.text);
+  await api.post(`/api/tickets/${rich.id}/comments`, { bodyMarkdown: "second\nline" });
+  const reason = await api.post(`/api/tickets/${rich.id}/tags/${tag.id}`, {
+    reason: "seen in logs",
+    details: { count: 3 },
+    reasonCommentId: comment.body.id,
+  });
+  assert.equal(reason.status, 200, reason.text);
+  const event = await api.post(`/api/tickets/${rich.id}/events`, {
+    source: "ci",
+    kind: "build",
+    title: "failed",
+    data: { run: 7 },
+  });
+  assert.equal(event.status, 201, event.text);
+  const reference = await api.put(`/api/tickets/${rich.id}/external-references/origin`, {
+    provider: "github",
+    instanceUrl: "https://github.com",
+    projectKey: "acme/app",
+    issueKey: "42",
+    displayRef: "acme/app#42",
+    url: "https://github.com/acme/app/issues/42",
+  });
+  assert.equal(reference.status, 200, reference.text);
+  return {
+    board,
+    tag,
+    other,
+    parent,
+    before,
+    rich,
+    afterIt,
+    blocker,
+    blocked,
+    related,
+    todo,
+    doing,
+  };
+}
+
+/** Everything a client can read about a ticket. */
+async function everything(ticketId: number) {
+  const get = async (path: string) => {
+    const response = await api.get(path);
+    assert.equal(response.status, 200, `${path}: ${response.text}`);
+    return response.body;
+  };
+  return {
+    ticket: await get(`/api/tickets/${ticketId}`),
+    comments: await get(`/api/tickets/${ticketId}/comments`),
+    events: await get(`/api/tickets/${ticketId}/events`),
+    reasons: await get(`/api/tickets/${ticketId}/tag-reasons`),
+    relations: await get(`/api/tickets/${ticketId}/relations`),
+    activity: (await get(`/api/tickets/${ticketId}/activity`)).activity,
+  };
+}
+
+describe("a deleted ticket", () => {
+  test("is gone everywhere, then restored exactly: fields, comments, events, links, activity, position", async () => {
+    const f = await richBoard("exact");
+    const was = await everything(f.rich.id);
+    const neighbours = await Promise.all(
+      [f.parent, f.blocker, f.blocked, f.related].map((t) => getTicket(api, t.id)),
+    );
+    const exportBefore = (await api.get(`/api/boards/${f.board.boardId}/export`)).body;
+
+    await deleted(`/api/tickets/${f.rich.id}`);
+    // Gone from lists, filters, search, the ready queue, relations of others and the export.
+    const boardId = f.board.boardId;
+    for (const query of [
+      "",
+      "archived=all",
+      `tag=exact-bug`,
+      "q=rich",
+      "q=acme",
+      `q=%23${f.rich.id}`,
+      "ready=true",
+    ]) {
+      assert.ok(!idsOf(await listTickets(api, boardId, query)).includes(f.rich.id), query);
+    }
+    for (const t of [f.parent, f.blocker, f.blocked, f.related]) {
+      const now = await getTicket(api, t.id);
+      const linked = [
+        now.children,
+        now.blockers,
+        now.blockedBy,
+        now.related,
+        now.blockerIds,
+        now.relatedIds,
+      ]
+        .flat()
+        .map((item: any) => (typeof item === "number" ? item : item.id));
+      assert.ok(!linked.includes(f.rich.id), `ticket ${t.id} still links the deleted one`);
+    }
+    const exported = (await api.get(`/api/boards/${boardId}/export`)).body;
+    assert.ok(!idsOf(exported.tickets).includes(f.rich.id));
+    assertError(await api.get(`/api/comments/${was.comments.comments?.[0]?.id ?? 0}`), 404);
+
+    const entry = await entryOf("ticket", f.rich.id);
+    assert.deepEqual(without(entry, "id", "deletedAt", "expiresAt"), {
+      kind: "ticket",
+      objectId: f.rich.id,
+      boardId,
+      label: "rich",
+    });
+    assert.equal(Date.parse(entry.expiresAt) - Date.parse(entry.deletedAt), 30 * DAY);
+
+    const restored = await restore(entry.id);
+    assert.equal(restored.status, 200, restored.text);
+    assert.deepEqual(restored.body, { kind: "ticket", objectId: f.rich.id });
+
+    const now = await everything(f.rich.id);
+    assert.ok(now.ticket.version > was.ticket.version, "the version moves on");
+    assert.deepEqual(without(now.ticket, "version"), without(was.ticket, "version"));
+    assert.deepEqual(now.comments, was.comments);
+    assert.deepEqual(now.events, was.events);
+    assert.deepEqual(now.reasons, was.reasons);
+    assert.deepEqual(now.relations, was.relations);
+    // The history is the same, with the deletion and the restore on top.
+    assert.deepEqual(
+      now.activity.slice(0, 2).map((entry: any) => entry.action),
+      ["ticket_undeleted", "ticket_deleted"],
+    );
+    assert.deepEqual(now.activity[0].details.droppedLinks, []);
+    assert.deepEqual(now.activity.slice(2), was.activity);
+    const neighboursNow = await Promise.all(
+      [f.parent, f.blocker, f.blocked, f.related].map((t) => getTicket(api, t.id)),
+    );
+    neighboursNow.forEach((t, index) => {
+      assert.deepEqual(
+        without(t, "version", "claim"),
+        without(neighbours[index], "version", "claim"),
+      );
+    });
+    const exportAfter = (await api.get(`/api/boards/${boardId}/export`)).body;
+    assert.deepEqual(exportAfter, exportBefore);
+    assert.ok(idsOf(await listTickets(api, boardId, "q=rich")).includes(f.rich.id));
+    assert.ok(idsOf(await listTickets(api, boardId, "q=acme")).includes(f.rich.id));
+    assert.equal(
+      (await trash()).some((item) => item.id === entry.id),
+      false,
+      "entry left",
+    );
+    assertError(await restore(entry.id), 404, "trash entry not found");
+  });
+
+  test("links that would break a rule now are dropped and listed; missing ones left out", async () => {
+    const board = await boardWithLanes(api, "rules");
+    const lane = board.laneIds[0];
+    const a = await newTicket(api, board.boardId, lane, "a");
+    const b = await newTicket(api, board.boardId, lane, "b");
+    const c = await newTicket(api, board.boardId, lane, "c");
+    const p = await newTicket(api, board.boardId, lane, "p");
+    const q = await newTicket(api, board.boardId, lane, "q");
+    const gone = await newTicket(api, board.boardId, lane, "gone");
+    await patchTicket(api, a.id, {
+      blockerIds: [c.id],
+      parentTicketId: p.id,
+      relatedIds: [gone.id],
+    });
+    await patchTicket(api, b.id, { blockerIds: [a.id] });
+    await deleted(`/api/tickets/${a.id}`);
+    // Now C is blocked by B (A -> C -> B would close a cycle with B blocked by A) and P is a child.
+    await patchTicket(api, c.id, { blockerIds: [b.id] });
+    await patchTicket(api, p.id, { parentTicketId: q.id });
+    const erase = await api.delete(`/api/tickets/${gone.id}`);
+    assert.equal(erase.status, 204);
+    const restored = await restore((await entryOf("ticket", a.id)).id);
+    assert.equal(restored.status, 200, restored.text);
+    const ticket = await getTicket(api, a.id);
+    assert.equal(ticket.parentTicketId, null);
+    assert.deepEqual(ticket.blockerIds, [c.id]);
+    assert.deepEqual(ticket.relatedIds, []);
+    assert.deepEqual((await getTicket(api, b.id)).blockerIds, []);
+    const undeleted = (await api.get(`/api/tickets/${a.id}/activity`)).body.activity[0];
+    assert.equal(undeleted.action, "ticket_undeleted");
+    assert.deepEqual(undeleted.details.droppedLinks, [
+      { link: "parent", ticketId: p.id, reason: "is a child ticket; parents cannot be nested" },
+      { link: "blocking", ticketId: b.id, reason: "blocker would create a cycle" },
+    ]);
+  });
+
+  test("a ticket comes back at its old position; the others are renumbered", async () => {
+    const board = await boardWithLanes(api, "positions");
+    const lane = board.laneIds[0];
+    const tickets = [];
+    for (const title of ["t0", "t1", "t2", "t3"])
+      tickets.push(await newTicket(api, board.boardId, lane, title));
+    await deleted(`/api/tickets/${tickets[1].id}`);
+    assert.deepEqual(
+      (await listTickets(api, board.boardId)).map((t) => [t.title, t.position]),
+      [
+        ["t0", 0],
+        ["t2", 1],
+        ["t3", 2],
+      ],
+    );
+    await restore((await entryOf("ticket", tickets[1].id)).id);
+    assert.deepEqual(
+      (await listTickets(api, board.boardId)).map((t) => [t.title, t.position]),
+      [
+        ["t0", 0],
+        ["t1", 1],
+        ["t2", 2],
+        ["t3", 3],
+      ],
+    );
+  });
+
+  test("claims are not restored; restoring sends board_updated and changes the list's ETag", async () => {
+    const board = await boardWithLanes(api, "claims");
+    const t = await newTicket(api, board.boardId, board.laneIds[0], "claimed");
+    assert.equal((await api.post(`/api/tickets/${t.id}/claim`, { actor: "bot" })).status, 200);
+    await deleted(`/api/tickets/${t.id}`);
+    const etag = (await api.get(`/api/boards/${board.boardId}/tickets`)).headers.get("etag");
+    await restore((await entryOf("ticket", t.id)).id);
+    assert.equal((await getTicket(api, t.id)).claim, null);
+    const list = await api.get(`/api/boards/${board.boardId}/tickets`);
+    assert.notEqual(list.headers.get("etag"), etag);
+    assert.deepEqual(idsOf(list.body.tickets), [t.id]);
+  });
+});
+
+describe("comments, tags, lanes and boards", () => {
+  test("a comment comes back on its ticket with its reason link; comment_undeleted recorded", async () => {
+    const f = await richBoard("comment");
+    const was = await everything(f.rich.id);
+    const first = was.comments.comments.at(-1);
+    await deleted(`/api/comments/${first.id}`);
+    assert.equal((await api.get(`/api/tickets/${f.rich.id}/comments`)).body.comments.length, 1);
+    const entry = await entryOf("comment", first.id);
+    assert.equal(entry.label, "first");
+    assert.equal(entry.boardId, f.board.boardId);
+    assert.equal((await restore(entry.id)).status, 200);
+    const now = await everything(f.rich.id);
+    assert.deepEqual(now.comments, was.comments);
+    assert.deepEqual(now.reasons, was.reasons);
+    assert.deepEqual(
+      now.activity.slice(0, 2).map((e: any) => e.action),
+      ["comment_undeleted", "comment_deleted"],
+    );
+    assert.deepEqual(now.activity.slice(2), was.activity);
+  });
+
+  test("a tag comes back with its links (and reasons) to tickets that still exist", async () => {
+    const f = await richBoard("tag");
+    const other = await newTicket(api, f.board.boardId, f.todo, "other", { tagIds: [f.tag.id] });
+    const gone = await newTicket(api, f.board.boardId, f.todo, "gone", { tagIds: [f.tag.id] });
+    const was = await everything(f.rich.id);
+    const shell = (await api.get(`/api/boards/${f.board.boardId}`)).body;
+    await deleted(`/api/tags/${f.tag.id}`);
+    assert.deepEqual(idsOf(await listTickets(api, f.board.boardId, "tag=tag-bug")), []);
+    await api.delete(`/api/tickets/${gone.id}`);
+    assert.equal((await restore((await entryOf("tag", f.tag.id)).id)).status, 200);
+    assert.deepEqual((await api.get(`/api/boards/${f.board.boardId}`)).body.tags, shell.tags);
+    const now = await everything(f.rich.id);
+    assert.deepEqual(without(now.ticket, "version"), without(was.ticket, "version"));
+    assert.deepEqual(now.reasons, was.reasons);
+    assert.deepEqual(
+      idsOf(await listTickets(api, f.board.boardId, "tag=tag-bug")).sort(),
+      [f.rich.id, other.id].sort(),
+    );
+  });
+
+  test("a tag whose name was taken meanwhile: 409, nothing restored", async () => {
+    const board = await boardWithLanes(api, "taken");
+    const tag = await createTag(api, board.boardId, "dup");
+    await deleted(`/api/tags/${tag.id}`);
+    await createTag(api, board.boardId, "DUP");
+    const entry = await entryOf("tag", tag.id);
+    assertError(await restore(entry.id), 409, "a tag named DUP already exists on this board");
+    assert.ok(
+      (await trash()).some((item) => item.id === entry.id),
+      "entry stays",
+    );
+  });
+
+  test("a lane comes back at its position, with its WIP limit", async () => {
+    const board = await boardWithLanes(api, "lanes", ["a", "b", "c"]);
+    const limited = await api.patch(`/api/lanes/${board.lane("b")}`, { wipLimit: 3 });
+    assert.equal(limited.status, 200, limited.text);
+    const lanes = (await api.get(`/api/boards/${board.boardId}`)).body.lanes;
+    await deleted(`/api/lanes/${board.lane("b")}`);
+    assert.deepEqual(
+      (await api.get(`/api/boards/${board.boardId}`)).body.lanes.map((l: any) => l.position),
+      [0, 1],
+    );
+    await restore((await entryOf("lane", board.lane("b"))).id);
+    assert.deepEqual((await api.get(`/api/boards/${board.boardId}`)).body.lanes, lanes);
+  });
+
+  test("a board comes back whole: shell, tickets, details, export, activity, position", async () => {
+    const f = await richBoard("whole");
+    const boardId = f.board.boardId;
+    const boardsBefore = (await api.get("/api/boards")).body.boards;
+    const shell = (await api.get(`/api/boards/${boardId}`)).body;
+    const exported = (await api.get(`/api/boards/${boardId}/export`)).body;
+    const ticketIds = idsOf(await listTickets(api, boardId, "archived=all"));
+    const details = await Promise.all(ticketIds.map(everything));
+    await deleted(`/api/boards/${boardId}`);
+    for (const id of ticketIds) assertError(await api.get(`/api/tickets/${id}`), 404);
+    assert.ok(!idsOf((await api.get("/api/boards")).body.boards).includes(boardId));
+    const entry = await entryOf("board", boardId);
+    assert.equal(entry.boardId, boardId);
+    assert.equal(entry.label, "whole");
+    assert.deepEqual(idsOf(await trash(`?boardId=${boardId}`)), [entry.id]);
+
+    assert.equal((await restore(entry.id)).status, 200);
+    assert.deepEqual((await api.get("/api/boards")).body.boards, boardsBefore);
+    assert.deepEqual((await api.get(`/api/boards/${boardId}`)).body, shell);
+    assert.deepEqual((await api.get(`/api/boards/${boardId}/export`)).body, exported);
+    const now = await Promise.all(ticketIds.map(everything));
+    now.forEach((n, index) => {
+      const w = details[index] as any;
+      assert.deepEqual(without(n.ticket, "version"), without(w.ticket, "version"));
+      assert.deepEqual(n.comments, w.comments);
+      assert.deepEqual(n.events, w.events);
+      assert.deepEqual(n.reasons, w.reasons);
+      assert.deepEqual(n.relations, w.relations);
+      // Tickets that come back with their board get no entry of their own.
+      assert.deepEqual(n.activity, w.activity);
+    });
+    assert.ok(idsOf(await listTickets(api, boardId, "q=acme")).includes(f.rich.id));
+  });
+});
+
+describe("409s: what an object hangs on must come back first", () => {
+  test("a ticket whose board is in the trash, then erased", async () => {
+    const board = await boardWithLanes(api, "parent-gone");
+    const t = await newTicket(api, board.boardId, board.laneIds[0], "t");
+    await deleted(`/api/tickets/${t.id}`);
+    await deleted(`/api/boards/${board.boardId}`);
+    const boardEntry = await entryOf("board", board.boardId);
+    const ticketEntry = await entryOf("ticket", t.id);
+    assertError(
+      await restore(ticketEntry.id),
+      409,
+      `board ${board.boardId} is in the trash: restore trash entry ${boardEntry.id} first`,
+    );
+    assert.equal((await api.delete(`/api/trash/${boardEntry.id}`)).status, 204);
+    assertError(await restore(ticketEntry.id), 409, `board ${board.boardId} was erased`);
+  });
+
+  test("a ticket whose lane is in the trash; a comment whose ticket is", async () => {
+    const board = await boardWithLanes(api, "lane-gone");
+    const lane = board.lane("doing");
+    const t = await newTicket(api, board.boardId, lane, "t");
+    const comment = (await api.post(`/api/tickets/${t.id}/comments`, { bodyMarkdown: "c" })).body;
+    await deleted(`/api/comments/${comment.id}`);
+    await deleted(`/api/tickets/${t.id}`);
+    await deleted(`/api/lanes/${lane}`);
+    const laneEntry = await entryOf("lane", lane);
+    const ticketEntry = await entryOf("ticket", t.id);
+    assertError(
+      await restore(ticketEntry.id),
+      409,
+      `lane ${lane} is in the trash: restore trash entry ${laneEntry.id} first`,
+    );
+    assertError(
+      await restore((await entryOf("comment", comment.id)).id),
+      409,
+      `ticket ${t.id} is in the trash: restore trash entry ${ticketEntry.id} first`,
+    );
+    assert.equal((await restore(laneEntry.id)).status, 200);
+    assert.equal((await restore(ticketEntry.id)).status, 200);
+    assert.equal((await restore((await entryOf("comment", comment.id)).id)).status, 200);
+    assert.equal((await api.get(`/api/tickets/${t.id}/comments`)).body.comments.length, 1);
+  });
+
+  test("a tracked remote issue taken by another ticket meanwhile", async () => {
+    const board = await boardWithLanes(api, "remote");
+    const t = await newTicket(api, board.boardId, board.laneIds[0], "tracked");
+    const other = await newTicket(api, board.boardId, board.laneIds[0], "other");
+    const link = (ticketId: number) =>
+      api.server.db
+        .prepare(
+          `INSERT INTO remote_links (ticket_id, provider, instance_url, project_key, issue_key,
+             display_ref, url, title, body_markdown, body_html, last_synced_at, created_at, updated_at)
+           VALUES (?, 'github', 'https://github.com', 'acme/app', '9', 'acme/app#9',
+             'https://github.com/acme/app/issues/9', 'x', '', '', 'now', 'now', 'now')`,
+        )
+        .run(ticketId);
+    link(t.id);
+    await deleted(`/api/tickets/${t.id}`);
+    link(other.id);
+    assertError(
+      await restore((await entryOf("ticket", t.id)).id),
+      409,
+      `remote issue github acme/app#9 is tracked by ticket ${other.id} now`,
+    );
+  });
+});
+
+describe("erase, expiry and ids", () => {
+  test("unknown entries: 404; malformed ids: 400", async () => {
+    assertError(await restore(999_999), 404, "trash entry not found");
+    assertError(await api.delete("/api/trash/999999"), 404, "trash entry not found");
+    assertError(await api.post("/api/trash/abc/restore"), 400);
+    assertError(await api.get("/api/trash?boardId=x"), 400);
+  });
+
+  test("an erased object's ids are never given again", async () => {
+    const board = await boardWithLanes(api, "erase");
+    const t = await newTicket(api, board.boardId, board.laneIds[0], "t");
+    const c = (await api.post(`/api/tickets/${t.id}/comments`, { bodyMarkdown: "c" })).body;
+    await deleted(`/api/tickets/${t.id}`);
+    const entry = await entryOf("ticket", t.id);
+    assert.equal((await api.delete(`/api/trash/${entry.id}`)).status, 204);
+    assertError(await restore(entry.id), 404);
+    const next = await newTicket(api, board.boardId, board.laneIds[0], "next");
+    const nextComment = (await api.post(`/api/tickets/${next.id}/comments`, { bodyMarkdown: "n" }))
+      .body;
+    assert.ok(next.id > t.id);
+    assert.ok(nextComment.id > c.id);
+    assertError(await api.get(`/api/tickets/${t.id}`), 404);
+  });
+
+  test("entries expire after the trash period without being asked", async () => {
+    const board = await boardWithLanes(api, "expiry");
+    const t = await newTicket(api, board.boardId, board.laneIds[0], "t");
+    await deleted(`/api/tickets/${t.id}`);
+    const entry = await entryOf("ticket", t.id);
+    clock += 30 * DAY - 1;
+    assert.ok((await trash()).some((item) => item.id === entry.id));
+    clock += 1;
+    api.server.services.trash.purgeExpired();
+    const rows = api.server.db
+      .prepare("SELECT count(*) AS n FROM trash WHERE id = ?")
+      .get(entry.id);
+    assert.deepEqual(rows, { n: 0 });
+    assertError(await restore(entry.id), 404);
+  });
+});
+
+describe("--trash-days 0", () => {
+  test("deletes erase at once, as before", async () => {
+    const zero: TestServer = await startTestServer({ trashDays: 0 });
+    after(() => zero.close());
+    const shell = (await zero.post("/api/boards", { name: "b" })).body;
+    const t = (
+      await zero.post(`/api/boards/${shell.board.id}/tickets`, {
+        laneId: shell.lanes[0].id,
+        title: "t",
+      })
+    ).body;
+    assert.equal((await zero.delete(`/api/tickets/${t.id}`)).status, 204);
+    assert.equal((await zero.delete(`/api/boards/${shell.board.id}`)).status, 204);
+    assert.deepEqual((await zero.get("/api/trash")).body, { items: [] });
+    assert.deepEqual(zero.server.db.prepare("SELECT count(*) AS n FROM trash").get(), { n: 0 });
+  });
+});
