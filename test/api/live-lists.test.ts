@@ -211,6 +211,16 @@ const ticketWrites: Record<string, Write> = {
     board.tagIds = board.tagIds.filter((tagId) => tagId !== id);
     return live.delete(`/api/tags/${id}`);
   },
+  // CONTRACT.md §16: a restore from the trash (a ticket with its links, a tag with its links, a
+  // comment) changes lists like any other write.
+  restore: async (board) => {
+    const items = (await live.get(`/api/trash?boardId=${board.id}`)).body.items;
+    if (items.length === 0) return;
+    const entry = pick(items) as { id: number; kind: string; objectId: number };
+    const answer = await live.post(`/api/trash/${entry.id}/restore`);
+    if (answer.status === 200 && entry.kind === "tag") board.tagIds.push(entry.objectId);
+    return answer;
+  },
   boardRename: (board) => live.patch(`/api/boards/${board.id}`, { name: `Main ${random()}` }),
   laneReorder: (board) => {
     board.laneIds = [...board.laneIds].sort(() => random() - 0.5);
@@ -243,6 +253,11 @@ test("every list form answers what a fresh computation gives, through writes of 
     if (ids.length < 4) await ticketWrites.create?.(main, ids);
     await (ticketWrites[kind] as Write)(main, ids.length > 0 ? ids : [1]);
     await compareLists(main, `step ${step} (${kind}, seed ${SEED})`);
+    if (step % 6 === 5) {
+      // Something deleted meanwhile comes back: a ticket (with its links), a tag or a comment.
+      await ticketWrites.restore?.(main, ids);
+      await compareLists(main, `step ${step} (a restore from the trash, seed ${SEED})`);
+    }
     if (step % 10 === 0) await compareLists(other, `step ${step} (${kind}, other board)`);
   }
   // An import and a board deletion: the lists of a new board, then of a deleted one.
@@ -253,6 +268,11 @@ test("every list form answers what a fresh computation gives, through writes of 
   assert.equal((await live.delete(`/api/boards/${other.id}`)).status, 204);
   const gone = await live.get(`/api/boards/${other.id}/tickets`);
   assert.equal(gone.status, 404);
+  const [entry] = (await live.get(`/api/trash?boardId=${other.id}`)).body.items.filter(
+    (item: { kind: string }) => item.kind === "board",
+  );
+  assert.equal((await live.post(`/api/trash/${entry.id}/restore`)).status, 200);
+  await compareLists(other, "after the board came back from the trash");
 });
 
 test("the ready list follows a parent's blocker, which changes no row of the child", async () => {
