@@ -6,6 +6,7 @@ import { PassThrough } from "node:stream";
 import { after, test } from "node:test";
 import { startServer } from "../../src/server.js";
 import { ALL_TOKENS, credentialsEnv, TOKENS } from "../api/remote-fixtures.js";
+import { tokensOf } from "../helpers/tokens.js";
 
 /**
  * Credentials a client sends in authorization-like headers, and the configured provider tokens,
@@ -82,3 +83,76 @@ for (const logLevel of ["info", "trace"]) {
     }
   });
 }
+
+test("access tokens and session cookies never reach a log line (trace level), an answer or an error", async () => {
+  const lines: string[] = [];
+  const logStream = new PassThrough();
+  logStream.setEncoding("utf8").on("data", (chunk: string) => lines.push(chunk));
+  const dbFile = join(folder, "access.sqlite");
+  const tokens = tokensOf(dbFile);
+  const { token } = tokens.create({ name: "agent", readOnly: false });
+  const { token: reader } = tokens.create({ name: "viewer", readOnly: true });
+  const { token: revoked } = tokens.create({ name: "old", readOnly: false });
+  tokens.revoke("old");
+  tokens.close();
+  const server = await startServer(
+    {
+      host: "127.0.0.1",
+      port: 0,
+      dbFile,
+      allowedHosts: [],
+      logLevel: "trace",
+      requireToken: true,
+    },
+    {},
+    { logStream },
+  );
+  const answers: string[] = [];
+  let session = "";
+  try {
+    const send = async (
+      method: string,
+      path: string,
+      headers: Record<string, string>,
+      body?: unknown,
+    ) => {
+      const response = await fetch(server.url + path, {
+        method,
+        headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      const cookie = response.headers.get("set-cookie");
+      if (cookie?.startsWith("tack_session=") && !cookie.startsWith("tack_session=;")) {
+        session = cookie.slice("tack_session=".length).split(";")[0] as string;
+      }
+      answers.push(`${response.status} ${JSON.stringify([...response.headers])} ${text}`);
+    };
+    for (const secret of [token, reader, revoked, `${token}x`]) {
+      await send("GET", "/api/boards", { authorization: `Bearer ${secret}` });
+      await send("POST", "/api/boards", { authorization: `Bearer ${secret}` }, { name: "b" });
+      await send("POST", "/api/boards", { authorization: `Bearer ${secret}` }, { name: 5 });
+      await send("GET", "/api/nowhere", { authorization: `Bearer ${secret}` });
+      await send("POST", "/api/session", {}, { token: secret });
+      await send("POST", "/api/session", {}, { token: secret, extra: true });
+    }
+    assert.ok(session !== "", "a session was made");
+    await send("GET", "/api/boards", { cookie: `tack_session=${session}` });
+    await send("GET", "/api/session", { cookie: `tack_session=${session}` });
+    await send("DELETE", "/api/session", { cookie: `tack_session=${session}` });
+    await send("GET", "/api/boards", { cookie: `tack_session=${session}` });
+  } finally {
+    await server.close();
+  }
+  const logs = lines.join("");
+  assert.ok(logs.includes("/api/session"), "requests are logged at this level");
+  for (const secret of [token, reader, revoked, session]) {
+    assert.ok(!logs.includes(secret), "a token or session in the log");
+    for (const answer of answers) {
+      // The session's own Set-Cookie is the one place its value goes, once.
+      const withoutSetCookie = answer.replace(/"set-cookie","[^"]*"/g, "");
+      assert.ok(!withoutSetCookie.includes(secret), `a token or session in ${answer}`);
+      assert.ok(!answer.includes(token) && !answer.includes(reader), `a token in ${answer}`);
+    }
+  }
+});
