@@ -7,6 +7,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { cpuMs, percentile } from "./lib.js";
+import { auditClaims } from "./swarm-claims.js";
 import { StreamDelays } from "./swarm-delays.js";
 import { type BoardStream, type Exchange, openBoardStream, SwarmClient } from "./swarm-http.js";
 
@@ -72,8 +73,13 @@ export interface SwarmResult {
   /** claim-next answers of 204 (nothing ready). */
   emptyClaims: number;
   claims: number;
-  /** Tickets handed to a second live claim while the first was certainly still live. */
+  /**
+   * Tickets handed to a second live claim: seen by the agents (a claim answered while another
+   * holder had not yet sent its resolve or release), or in the ticket's activity.
+   */
   doubleClaims: string[];
+  /** Tickets whose activity was audited for overlapping claims. */
+  auditedTickets: number;
   streamDelayMs: ReturnType<StreamDelays["summary"]>;
   uiRefetches: { named: number; full: number };
   streamMessages: { ui: number; agents: number };
@@ -344,6 +350,9 @@ export async function runSwarm(
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await Promise.all(uis.map((ui) => ui.stop()));
+    // The server's own record of every ticket claimed in the run, read after the window.
+    const claimedTickets = [...holdings.keys()];
+    doubleClaims.push(...(await auditClaims(client, claimedTickets)));
 
     const durationMs = operations.measureUntil - operations.measureFrom;
     const rows = operations.rows(durationMs);
@@ -363,6 +372,7 @@ export async function runSwarm(
       emptyClaims,
       claims,
       doubleClaims,
+      auditedTickets: claimedTickets.length,
       streamDelayMs: delays.summary(),
       uiRefetches: {
         named: uis.reduce((sum, ui) => sum + ui.named, 0),

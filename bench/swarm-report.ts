@@ -54,7 +54,7 @@ export function printSwarm(result: SwarmResult): void {
     `write answered → stream message at a UI client: p50 ${delay.p50.toFixed(1)} ms, p99 ${delay.p99.toFixed(1)} ms, max ${delay.max.toFixed(1)} ms (${delay.samples} samples, ${delay.unannounced} writes never announced)`,
     `UI refetches: ${result.uiRefetches.named} of named tickets, ${result.uiRefetches.full} of the full list; stream messages: ${result.streamMessages.ui} to UI clients, ${result.streamMessages.agents} to agents`,
     `server RSS: ${fixed(result.rssMiB, 1)} MiB at the end, ${fixed(result.peakRssMiB, 1)} MiB highest seen`,
-    `no ticket handed to two live claims at once: ${result.doubleClaims.length === 0 ? "PASS" : `FAIL (${result.doubleClaims.slice(0, 5).join("; ")})`}`,
+    `no ticket held by two live claims at once (the agents' answers, and the activity of the ${result.auditedTickets} tickets claimed): ${result.doubleClaims.length === 0 ? "PASS" : `FAIL (${result.doubleClaims.slice(0, 5).join("; ")})`}`,
   ];
   for (const row of result.operations) {
     if (row.firstError) lines.push(`! ${row.name}: first error ${row.firstError}`);

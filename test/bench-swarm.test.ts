@@ -6,6 +6,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { issueBoardDocument } from "../bench/dataset.js";
 import { readMemory } from "../bench/lib.js";
+import { overlappingClaims } from "../bench/swarm-claims.js";
+import { StreamDelays } from "../bench/swarm-delays.js";
 import { runSwarm } from "../bench/swarm-load.js";
 import { readAfterWrite } from "../bench/swarm-reads.js";
 import { startTestServer } from "./helpers/server.js";
@@ -44,6 +46,7 @@ test("the swarm runs its loop without errors or double claims, and the UIs hear 
   assert.ok(result.loopsWholeRun > 0, "agents finished loops");
   assert.ok(result.claims > 0);
   assert.deepEqual(result.doubleClaims, []);
+  assert.ok(result.auditedTickets > 0, "the claimed tickets' activity was audited");
   assert.ok(result.streamMessages.ui > 0, "the UI clients received stream messages");
   assert.ok(result.streamMessages.agents > 0, "the agents received stream messages");
   assert.ok(result.streamDelayMs.samples > 0, "writes were matched with their messages");
@@ -69,4 +72,42 @@ test("the read-after-write table measures every row, and claim-next hands nothin
   const rowsOf = (name: string) => rows.find((row) => row.name.startsWith(name))?.detail;
   assert.match(rowsOf("full list") ?? "", /^\d+ rows$/);
   assert.match(rowsOf("claim-next") ?? "", /claims\/s$/);
+});
+
+test("the claim audit flags a claim taken while another actor's was not released", () => {
+  const claimed = (id: number, actor: string) => ({
+    id,
+    action: "ticket_claimed",
+    details: { actor },
+  });
+  const released = (id: number, actor: string) => ({
+    id,
+    action: "ticket_released",
+    details: { actor },
+  });
+  const comment = (id: number) => ({ id, action: "comment_added", details: {} });
+  // Newest first, as the API answers: the audit orders by id.
+  const fine = [claimed(5, "b"), released(4, "a"), comment(3), claimed(2, "a")];
+  assert.deepEqual(overlappingClaims(7, fine), []);
+  const twice = [released(5, "b"), claimed(4, "b"), comment(3), claimed(2, "a")];
+  assert.deepEqual(overlappingClaims(7, twice), ["ticket 7: claimed by b while a held it"]);
+});
+
+test("stream delays pair each write with the message about its ticket", () => {
+  const delays = new StreamDelays(1);
+  delays.written(1, 0, 10); // answered at 10 ms...
+  delays.received(0, [1], 15); // ...announced at 15 ms
+  delays.written(2, 20, 30);
+  delays.written(2, 31, 40); // two writes of ticket 2, one coalesced message
+  delays.received(0, [2, 3], 50); // ticket 3: a message that credits no write
+  delays.written(4, 60, 70);
+  delays.received(0, null, 75); // no ticketIds: everything
+  delays.received(0, [5], 80); // the message overtook its answer
+  delays.written(5, 78, 82);
+  delays.written(6, 90, 95); // never announced
+  const summary = delays.summary();
+  assert.equal(summary.samples, 5);
+  assert.equal(summary.unannounced, 1);
+  assert.equal(summary.max, 20);
+  assert.equal(summary.p50, 5);
 });
