@@ -27,6 +27,8 @@ export interface ClientOptions {
   actor: string;
   /** An access token (CONTRACT §15), sent as `Authorization: Bearer`; none on loopback by default. */
   token?: string | undefined;
+  /** How requests travel; global fetch unless given (`/mcp` answers through Fastify's inject). */
+  fetch?: typeof fetch;
 }
 
 export interface RawResponse {
@@ -71,10 +73,12 @@ export class TackClient {
   readonly url: string;
   readonly actor: string;
   readonly #token: string | undefined;
+  private readonly send: typeof fetch;
 
   constructor(options: ClientOptions) {
     this.url = options.url.replace(/\/+$/, "");
     this.actor = options.actor;
+    this.send = options.fetch ?? ((input, init) => fetch(input, init));
     // A private field: the token never shows in a logged or serialized client.
     this.#token = options.token?.trim() || undefined;
   }
@@ -100,7 +104,7 @@ export class TackClient {
         init.body = uploadStream(body, options.onUpload);
         init.duplex = "half";
       }
-      response = await fetch(this.url + path, init);
+      response = await this.send(this.url + path, init);
     } catch (error) {
       throw unreachable(this.url, error);
     }

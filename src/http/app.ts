@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, { type FastifyServerOptions } from "fastify";
+import { TackClient } from "../client/tack-client.js";
 import type { Services } from "../domain/services.js";
 import { installAccessGuard } from "./access-guard.js";
 import { installJsonBodyParsing } from "./body-parsing.js";
@@ -8,6 +9,7 @@ import { installConditionalGets } from "./conditional-requests.js";
 import { installDurableAnswers, type WhenDurable } from "./durable-answers.js";
 import { installErrorHandling } from "./errors.js";
 import { installIdempotencyKeys } from "./idempotency-keys.js";
+import { injectFetch } from "./inject-fetch.js";
 import {
   schemasCompiledOnFirstUse,
   validatorsCompiledOnFirstUse,
@@ -30,6 +32,7 @@ import { externalReferenceRoutes } from "./routes/external-references.js";
 import { insightsRoutes } from "./routes/insights.js";
 import { laneRoutes } from "./routes/lanes.js";
 import { markdownRoutes } from "./routes/markdown.js";
+import { mcpRoutes } from "./routes/mcp.js";
 import { remoteRoutes } from "./routes/remote.js";
 import { remoteDiagnosticRoutes } from "./routes/remote-diagnostics.js";
 import { type ServiceInfo, serviceRoutes } from "./routes/service.js";
@@ -140,6 +143,9 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   boardEventRoutes(app, services.boards, services.events, {
     pingIntervalMs: options.streamPingIntervalMs,
   });
+  // MCP over Streamable HTTP: a client of the routes above, answered through inject.
+  const fetchHere = injectFetch(app);
+  mcpRoutes(app, (actor) => new TackClient({ url: "http://localhost", actor, fetch: fetchHere }));
   openApiDocumentRoute(app);
   // The web UI (outside /api): index.html for its client routes, hashed assets.
   uiAssetRoutes(app, options.uiDir);

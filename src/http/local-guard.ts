@@ -61,7 +61,7 @@ function isFromAnotherSite(
 
 /**
  * A top-level navigation (a followed link, a typed address) to a page of the UI: GET or HEAD of
- * a path outside `/api`, in the tab itself, not in a frame, image or script of the other page.
+ * a path outside `/api` and `/mcp`, in the tab itself, not in a frame, image or script of the other page.
  */
 function isPageNavigation(request: FastifyRequest): boolean {
   if (request.method !== "GET" && request.method !== "HEAD") return false;
@@ -70,7 +70,7 @@ function isPageNavigation(request: FastifyRequest): boolean {
   if (destination !== undefined && destination !== "document") return false;
   // The matched route, not the raw URL, so `/%61pi/boards` cannot pass for a page.
   const path = request.routeOptions.url ?? request.url.split("?")[0] ?? "";
-  return path !== "/api" && !path.startsWith("/api/");
+  return path !== "/api" && !path.startsWith("/api/") && path !== "/mcp";
 }
 
 /** `example.com:3000` → `example.com`; `[::1]:3000` → `::1`. */

@@ -14,6 +14,19 @@ import {
 } from "../client/ticket-operations.js";
 import { laneMap, page, ticketRow } from "../client/ticket-rows.js";
 import { atLimitLine, lanesAtLimit } from "../client/wip-limits.js";
+import {
+  ChangedRowsOutput,
+  ClaimNextOutput,
+  CommentOutput,
+  CreatedOutput,
+  EventOutput,
+  HistoryOutput,
+  ReadyOutput,
+  RenewOutput,
+  RowsOutput,
+  TextOutput,
+  TicketOutput,
+} from "./output-schemas.js";
 import { defineTool, READ, type TackTool, type ToolContext, write } from "./tool-kit.js";
 
 // The core tools, in the order tools/list shows them (stable: clients cache the listing).
@@ -89,6 +102,7 @@ export const coreTools: TackTool[] = [
     description:
       "How to work a tack board, plus live state: boards, lanes, tags, your claims, top ready tickets. Call at the start of a session or after losing context. Returns text.",
     input: Type.Object({ boardId: BoardId }),
+    output: TextOutput,
     annotations: READ,
     async run(args, context) {
       const text = await primeText(context.client, { boardId: args.boardId ?? context.boardId });
@@ -108,6 +122,7 @@ export const coreTools: TackTool[] = [
       limit: Limit,
       offset: Offset,
     }),
+    output: ReadyOutput,
     annotations: READ,
     async run(args, context) {
       const boardId = await board(context, args.boardId);
@@ -142,6 +157,7 @@ export const coreTools: TackTool[] = [
       limit: Limit,
       offset: Offset,
     }),
+    output: RowsOutput,
     annotations: READ,
     async run(args, context) {
       const boardId = await board(context, args.boardId);
@@ -162,6 +178,7 @@ export const coreTools: TackTool[] = [
     description:
       "One ticket in full: Markdown body, lane, priority, tags, relations (parent, children, blockers, blockedBy, related), comments, claim and version (pass it to update_ticket). Returns the ticket.",
     input: Type.Object({ ticketId: TicketId }),
+    output: TicketOutput,
     annotations: READ,
     async run(args, context) {
       const ticket = await context.client.getTicket(args.ticketId);
@@ -177,6 +194,7 @@ export const coreTools: TackTool[] = [
     description:
       "What happened to a ticket, newest first: comments, activity (moves, edits, claims) and logged events, merged. Use before resuming someone's work. Returns entries with total and hasMore.",
     input: Type.Object({ ticketId: TicketId, limit: Limit, offset: Offset }),
+    output: HistoryOutput,
     annotations: READ,
     async run(args, context) {
       const { client } = context;
@@ -224,6 +242,7 @@ export const coreTools: TackTool[] = [
       priority: Type.Optional(Priority),
       leaseSeconds: LeaseSeconds,
     }),
+    output: ClaimNextOutput,
     annotations: write(false),
     async run(args, context) {
       const boardId = await board(context, args.boardId);
@@ -246,6 +265,7 @@ export const coreTools: TackTool[] = [
     description:
       "Claims a given ticket for you with a lease; claiming your own claim again renews it. Fails with the holder's name if someone else holds it. Returns the ticket.",
     input: Type.Object({ ticketId: TicketId, leaseSeconds: LeaseSeconds }),
+    output: TicketOutput,
     annotations: write(true),
     async run(args, context) {
       const ticket = await context.client.claim(args.ticketId, { leaseSeconds: args.leaseSeconds });
@@ -265,6 +285,7 @@ export const coreTools: TackTool[] = [
       leaseSeconds: LeaseSeconds,
       note: Type.Optional(Type.String({ description: "Progress note." })),
     }),
+    output: RenewOutput,
     annotations: write(true),
     async run(args, context) {
       const { client } = context;
@@ -296,6 +317,7 @@ export const coreTools: TackTool[] = [
       ),
       note: Type.Optional(Type.String()),
     }),
+    output: TicketOutput,
     annotations: write(true),
     async run(args, context) {
       const ticket = args.outcome
@@ -328,6 +350,7 @@ export const coreTools: TackTool[] = [
       ),
       idempotencyKey: IdempotencyKey,
     }),
+    output: CreatedOutput,
     annotations: write(false),
     async run(args, context) {
       const { client } = context;
@@ -403,6 +426,7 @@ export const coreTools: TackTool[] = [
       resolved: Type.Optional(Type.Boolean()),
       archived: Type.Optional(Type.Boolean()),
     }),
+    output: TicketOutput,
     annotations: write(true, true),
     async run(args, context) {
       const { client } = context;
@@ -451,6 +475,7 @@ export const coreTools: TackTool[] = [
       ]),
       laneName: Type.Optional(Type.String({ description: "Target lane for move." })),
     }),
+    output: ChangedRowsOutput,
     annotations: write(true, true),
     async run(args, context) {
       const boardId = await board(context, args.boardId);
@@ -488,6 +513,7 @@ export const coreTools: TackTool[] = [
       otherId: Type.Integer({ minimum: 1 }),
       remove: Type.Optional(Type.Boolean()),
     }),
+    output: TicketOutput,
     annotations: write(true, true),
     async run(args, context) {
       const ticket = await setRelation(
@@ -513,6 +539,7 @@ export const coreTools: TackTool[] = [
       body: Type.String({ minLength: 1 }),
       idempotencyKey: IdempotencyKey,
     }),
+    output: CommentOutput,
     annotations: write(false),
     async run(args, context) {
       const comment = await context.client.addComment(
@@ -538,6 +565,7 @@ export const coreTools: TackTool[] = [
       data: Type.Optional(Type.Object({}, { additionalProperties: true })),
       idempotencyKey: IdempotencyKey,
     }),
+    output: EventOutput,
     annotations: write(false),
     async run(args, context) {
       const { client } = context;

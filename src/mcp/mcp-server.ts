@@ -1,16 +1,22 @@
-import { fromJsonSchema, McpServer } from "@modelcontextprotocol/server";
+import {
+  fromJsonSchema,
+  McpServer,
+  type StandardSchemaWithJSON,
+} from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { ApiError } from "../client/errors.js";
 import { primeText } from "../client/prime.js";
 import type { TackClient } from "../client/tack-client.js";
 import { packageInfo } from "../package-info.js";
 import { coreTools } from "./core-tools.js";
 import { adminTools, remoteTools } from "./optional-tools.js";
+import { LineTransport } from "./stdio-transport.js";
 import { failure, success, type TackTool, type ToolContext } from "./tool-kit.js";
+import type { Toolset } from "./toolsets.js";
 
 // tack's MCP server: a client of the HTTP API that presents it as tools written for a model.
 
-export const TOOLSETS = ["remote", "admin"] as const;
-export type Toolset = (typeof TOOLSETS)[number];
+export { TOOLSETS, type Toolset } from "./toolsets.js";
 
 export interface McpOptions {
   client: TackClient;
@@ -36,21 +42,29 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
   const instructions = await primeText(options.client, { boardId: options.boardId });
   const server = new McpServer(
     { name: "tack", version: packageInfo.version },
-    { capabilities: { tools: {} }, instructions },
+    // The tool list is fixed for a server's life: no list_changed notifications to listen for.
+    { capabilities: { tools: { listChanged: false } }, instructions },
   );
   for (const tool of selectTools(options)) {
+    // Through JSON: TypeBox marks its schemas with symbol keys, which MCP's listing rejects.
+    const input = JSON.parse(JSON.stringify(tool.input));
+    const checkInput = fromJsonSchema(input)["~standard"].validate;
     server.registerTool(
       tool.name,
       {
         title: tool.title,
         description: tool.description,
-        // Through JSON: TypeBox marks its schemas with symbol keys, which MCP's listing rejects.
-        inputSchema: fromJsonSchema(JSON.parse(JSON.stringify(tool.input))),
+        // Arguments are checked in the handler below, so a refusal is a structured tool error.
+        inputSchema: listedOnly(input),
+        // Listed for clients; test/mcp checks every tool's results against it.
+        outputSchema: listedOnly(JSON.parse(JSON.stringify(tool.output))),
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: unknown) => {
         try {
-          return success(await tool.run(args as never, context));
+          const checked = await checkInput(args ?? {});
+          if (checked.issues) throw invalidArguments(tool.name, checked.issues);
+          return success(await tool.run(checked.value as never, context));
         } catch (error) {
           return failure(error);
         }
@@ -60,14 +74,41 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
   return server;
 }
 
-/** Serves over stdin/stdout until the client closes stdin; logs go to stderr only. */
+/**
+ * A JSON Schema the SDK lists but does not enforce. The SDK's own check would answer a bad
+ * argument with bare text; tack's tools answer every failure with {code, message, hint}.
+ */
+function listedOnly(schema: Record<string, unknown>): StandardSchemaWithJSON {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "tack",
+      jsonSchema: { input: () => schema, output: () => schema },
+      validate: (value: unknown) => ({ value }),
+    },
+  };
+}
+
+function invalidArguments(tool: string, issues: ReadonlyArray<{ message: string }>): ApiError {
+  return new ApiError(
+    "invalid_request",
+    `invalid arguments for ${tool}: ${issues.map((issue) => issue.message).join("; ")}`,
+    "call again with arguments that match the tool's inputSchema (tools/list shows it)",
+    false,
+    400,
+  );
+}
+
+/**
+ * Serves over stdin/stdout until the client closes stdin and every request received by then is
+ * answered; logs go to stderr only.
+ */
 export async function serveMcpStdio(options: McpOptions): Promise<void> {
+  const transport = new LineTransport();
   const handle = serveStdio(() => createMcpServer(options), {
+    transport,
     onerror: (error) => console.error(`tack mcp: ${error.message}`),
   });
-  await new Promise<void>((resolve) => {
-    process.stdin.once("end", resolve);
-    process.stdin.once("close", resolve);
-  });
+  await transport.done;
   await handle.close();
 }

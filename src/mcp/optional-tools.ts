@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { chooseBoard } from "../client/board-choice.js";
 import { ApiError } from "../client/errors.js";
 import { findLane } from "../client/ticket-operations.js";
+import { ActionOutput } from "./output-schemas.js";
 import { defineTool, type TackTool } from "./tool-kit.js";
 
 // Opt-in toolsets (`tack mcp --toolsets remote,admin`): one tool each with an `action`, so a
@@ -41,6 +42,9 @@ export const remoteTools: TackTool[] = [
       ticketId: Type.Optional(Type.Integer({ minimum: 1 })),
       commentId: Type.Optional(Type.Integer({ minimum: 1 })),
     }),
+    output: ActionOutput(
+      "providers: {providers}; diagnose: a RemoteDiagnosticResult; preview: the import preview; import and refresh: {id, title, remote}; push_comment: {id, sync}.",
+    ),
     annotations: {
       readOnlyHint: false,
       destructiveHint: false,
@@ -139,6 +143,9 @@ export const adminTools: TackTool[] = [
       laneIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }))),
       color: Type.Optional(Type.String()),
     }),
+    output: ActionOutput(
+      "list_boards: {boards}; create_board: {board, lanes}; rename_board: the board; create_lane, rename_lane: the lane; reorder_lanes: {lanes}; create_tag: the tag; delete_ticket: {deleted}; export_board: the export document.",
+    ),
     annotations: {
       readOnlyHint: false,
       destructiveHint: true,

@@ -31,6 +31,8 @@ export interface TackTool<S extends TObject = TObject> {
   title: string;
   description: string;
   input: S;
+  /** The shape of the tool's structuredContent (its MCP `outputSchema`). */
+  output: TObject;
   annotations: ToolAnnotations;
   run(args: Static<S>, context: ToolContext): Promise<ToolAnswer>;
 }

@@ -1,0 +1,128 @@
+import { type TObject, type TSchema, Type } from "@sinclair/typebox";
+
+// The `outputSchema` of each tool: what its structuredContent holds, so a client can validate
+// it. The fields a model acts on are declared and required; bigger records (a full ticket, a
+// comment, an event) also allow the API's other fields, so an additive API change never makes a
+// result invalid. test/mcp/mcp-output-schemas.test.ts checks every tool's results against these.
+
+const Id = Type.Integer({ minimum: 1 });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Open = { additionalProperties: true };
+
+const Claim = Type.Object(
+  { actor: Type.String(), claimedAt: Type.String(), expiresAt: Type.String() },
+  Open,
+);
+
+const Row = Type.Object({
+  id: Id,
+  title: Type.String(),
+  lane: Type.String(),
+  priority: Type.Integer({ minimum: 1, maximum: 4 }),
+  tags: Type.Array(Type.String()),
+  resolved: Type.Boolean(),
+  archived: Type.Boolean(),
+  blockerIds: Type.Array(Id),
+  parentId: Nullable(Id),
+  claimedBy: Nullable(Type.String()),
+  version: Nullable(Type.Integer()),
+});
+
+const Paging = {
+  total: Type.Integer({ minimum: 0 }),
+  offset: Type.Integer({ minimum: 0 }),
+  hasMore: Type.Boolean(),
+};
+
+/** A full ticket as get_ticket shows it (no rendered HTML; remote reduced to its reference). */
+export const TicketOutput = Type.Object(
+  {
+    id: Id,
+    boardId: Id,
+    laneId: Id,
+    title: Type.String(),
+    bodyMarkdown: Type.String(),
+    priority: Type.Integer({ minimum: 1, maximum: 4 }),
+    isResolved: Type.Boolean(),
+    isArchived: Type.Boolean(),
+    claim: Type.Optional(Nullable(Claim)),
+    version: Type.Optional(Type.Integer()),
+    comments: Type.Array(
+      Type.Object({ id: Id, bodyMarkdown: Type.String(), createdAt: Type.String() }, Open),
+    ),
+    remote: Nullable(
+      Type.Object({ displayRef: Type.String(), url: Type.String(), state: Type.Any() }),
+    ),
+  },
+  Open,
+);
+
+export const TextOutput = Type.Object({ text: Type.String() });
+
+export const RowsOutput = Type.Object({ ...Paging, tickets: Type.Array(Row) });
+
+export const ReadyOutput = Type.Object({
+  ...Paging,
+  tickets: Type.Array(Row),
+  lanesAtLimit: Type.Array(
+    Type.Object({
+      laneId: Id,
+      name: Type.String(),
+      load: Type.Integer({ minimum: 0 }),
+      wipLimit: Type.Integer({ minimum: 0 }),
+    }),
+    { description: "Lanes whose open tickets reached their WIP limit." },
+  ),
+});
+
+export const ChangedRowsOutput = Type.Object({ tickets: Type.Array(Row) });
+
+export const HistoryOutput = Type.Object({
+  ...Paging,
+  entries: Type.Array(
+    Type.Object({
+      at: Type.String(),
+      type: Type.Union([Type.Literal("comment"), Type.Literal("activity"), Type.Literal("event")]),
+      id: Id,
+      text: Type.String(),
+    }),
+  ),
+});
+
+export const ClaimNextOutput = Type.Object({ ticket: Nullable(TicketOutput) });
+
+export const RenewOutput = Type.Object({
+  ticketId: Id,
+  claim: Nullable(Claim),
+  version: Nullable(Type.Integer()),
+});
+
+export const CreatedOutput = Type.Object({
+  succeeded: Type.Integer({ minimum: 0 }),
+  failed: Type.Integer({ minimum: 0 }),
+  results: Type.Array(
+    Type.Object({
+      index: Type.Integer({ minimum: 0 }),
+      ok: Type.Boolean(),
+      id: Nullable(Id),
+      error: Nullable(Type.String()),
+    }),
+  ),
+});
+
+export const CommentOutput = Type.Object(
+  { id: Id, ticketId: Id, bodyMarkdown: Type.String(), createdAt: Type.String() },
+  Open,
+);
+
+export const EventOutput = Type.Object(
+  { id: Id, ticketId: Id, source: Type.String(), kind: Type.String(), title: Type.String() },
+  Open,
+);
+
+/**
+ * The action tools (remote, board_admin) answer with the API's record for the action taken,
+ * whose shape depends on the action: an object, described in the tool's description.
+ */
+export const ActionOutput = (description: string): TObject =>
+  Type.Object({}, { ...Open, description });
