@@ -10,6 +10,7 @@ import type { TackClient } from "../client/tack-client.js";
 import { packageInfo } from "../package-info.js";
 import { coreTools } from "./core-tools.js";
 import { adminTools, remoteTools } from "./optional-tools.js";
+import { listedOutput } from "./output-schemas.js";
 import { LineTransport } from "./stdio-transport.js";
 import { failure, success, type TackTool, type ToolContext } from "./tool-kit.js";
 import type { Toolset } from "./toolsets.js";
@@ -57,7 +58,7 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         // Arguments are checked in the handler below, so a refusal is a structured tool error.
         inputSchema: listedOnly(input),
         // Listed for clients; test/mcp checks every tool's results against it.
-        outputSchema: listedOnly(JSON.parse(JSON.stringify(tool.output))),
+        outputSchema: listedOnly(listedOutput(tool.output)),
         annotations: { title: tool.title, ...tool.annotations },
       },
       async (args: unknown) => {

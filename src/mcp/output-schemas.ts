@@ -126,3 +126,21 @@ export const EventOutput = Type.Object(
  */
 export const ActionOutput = (description: string): TObject =>
   Type.Object({}, { ...Open, description });
+
+/** A failed call's structuredContent: the error every tack tool answers with (tool-kit.ts). */
+export const ErrorOutput = Type.Object({
+  error: Type.Object({
+    code: Type.String(),
+    message: Type.String(),
+    hint: Type.String(),
+    retryable: Type.Boolean(),
+  }),
+});
+
+/**
+ * The listed outputSchema: the tool's result or its error. Clients on the v1 SDK check even an
+ * error's structuredContent against the schema, so the error shape must be part of it.
+ */
+export function listedOutput(output: TObject): Record<string, unknown> {
+  return JSON.parse(JSON.stringify({ type: "object", anyOf: [output, ErrorOutput] }));
+}

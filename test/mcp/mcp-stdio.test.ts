@@ -63,3 +63,53 @@ test("tack mcp answers over stdio and exits with 0 when stdin closes", async () 
   assert.equal(exit.code, 0, exit.stderr);
   assert.equal(buffer, "", "stdout carried only whole JSON-RPC messages");
 });
+
+test("tack mcp answers what it received before stdin closed, and -32700 for a line that is not JSON", async () => {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "mcp"], {
+    cwd: ROOT,
+    env: cleanEnv({ TACK_URL: api.url, TACK_ACTOR: "stdio-agent" }),
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const exited = waitForExit(child);
+  let output = "";
+  child.stdout.setEncoding("utf8").on("data", (text: string) => {
+    output += text;
+  });
+  // As `printf '...' | tack mcp` sends it: everything at once, then end of input.
+  const lines = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "printf", version: "1" },
+      },
+    },
+    "this line is not JSON",
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { jsonrpc: "2.0", id: 2, method: "tools/list" },
+    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "ready", arguments: {} } },
+  ];
+  child.stdin.end(
+    `${lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n")}\n`,
+  );
+  const exit = await exited;
+  assert.equal(exit.code, 0, exit.stderr);
+  const replies = output
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+  const parseError = replies.find((reply) => reply.id === null);
+  assert.equal(parseError?.error.code, -32700);
+  assert.match(parseError?.error.message, /^Parse error/);
+  assert.equal(replies.find((reply) => reply.id === 1)?.result.serverInfo.name, "tack");
+  assert.equal(
+    replies.find((reply) => reply.id === 1)?.result.capabilities.tools.listChanged,
+    false,
+  );
+  assert.equal(replies.find((reply) => reply.id === 2)?.result.tools.length, 15);
+  assert.equal(replies.find((reply) => reply.id === 3)?.result.structuredContent.total, 0);
+  assert.equal(replies.length, 4);
+});

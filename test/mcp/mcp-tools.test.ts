@@ -87,9 +87,16 @@ test("errors are tool errors with the server's message and a fix; bad input too"
     retryable: false,
   });
   assert.match(missing.text, /^Error \(not_found\): ticket not found\. Fix: /);
+  // Arguments the schema refuses get the same structured error, not the SDK's bare text.
   const invalid = await call(client, "get_ticket", { ticketId: "seven" });
   assert.equal(invalid.isError, true);
-  assert.match(invalid.text, /ticketId must be integer/);
+  assert.equal(invalid.data.error.code, "invalid_request");
+  assert.match(
+    invalid.data.error.message,
+    /^invalid arguments for get_ticket: .*ticketId must be integer/,
+  );
+  assert.match(invalid.data.error.hint, /inputSchema/);
+  assert.match(invalid.text, /^Error \(invalid_request\): invalid arguments for get_ticket: /);
   await client.close();
 });
 

@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { Ajv } from "ajv";
+import { startTestServer } from "../helpers/server.js";
+import { call, connectMcp } from "./mcp-connection.js";
+
+// Every tool lists an outputSchema, and what it answers validates against it: successes and
+// failures alike (clients on the v1 SDK check an error's structuredContent too). A tool added
+// without a call below fails the last assertion.
+
+const api = await startTestServer();
+await api.post("/api/boards", { name: "Schema board" });
+
+test("every tool's structuredContent validates against its listed outputSchema (ajv)", async () => {
+  const client = await connectMcp(api.url, "schema-agent", { toolsets: ["remote", "admin"] });
+  const { tools } = await client.listTools();
+  const ajv = new Ajv({ allErrors: true });
+  const validators = new Map(
+    tools.map((tool) => {
+      assert.equal(tool.outputSchema?.type, "object", `${tool.name} lists an object outputSchema`);
+      return [tool.name, ajv.compile(tool.outputSchema as object)];
+    }),
+  );
+  const ticketSchema = validators.get("get_ticket");
+  assert.equal(ticketSchema?.({ id: "seven" }), false, "the schemas do refuse a wrong shape");
+  const succeeded = new Set<string>();
+  const check = async (
+    name: string,
+    args: Record<string, unknown>,
+    expectError = false,
+  ): Promise<any> => {
+    const result = await call(client, name, args);
+    assert.equal(result.isError, expectError, `${name}: ${result.text}`);
+    const validate = validators.get(name);
+    assert.ok(validate, `${name} is listed`);
+    assert.ok(
+      validate(result.data),
+      `${name} ${JSON.stringify(args)}: ${ajv.errorsText(validate.errors)}`,
+    );
+    if (!expectError) succeeded.add(name);
+    return result.data;
+  };
+
+  const created = await check("create_tickets", {
+    tickets: [{ title: "One", tags: [] }, { title: "Two", priority: 3 }, { title: "Three" }],
+  });
+  const [one, two, three] = created.results.map((result: { id: number }) => result.id);
+  await check("prime", {});
+  await check("ready", {});
+  await check("search_tickets", { query: "One" });
+  await check("comment", { ticketId: one, body: "A *note*" });
+  await check("log_event", { ticketId: one, kind: "progress", title: "Halfway" });
+  await check("get_ticket", { ticketId: one });
+  await check("ticket_history", { ticketId: one });
+  await check("claim", { ticketId: one });
+  await check("renew_claim", { ticketId: one, note: "still on it" });
+  await check("release", { ticketId: one, outcome: "handoff", note: "the rest" });
+  await check("claim_next", {});
+  await check("update_ticket", { ticketId: two, title: "Two, renamed", resolved: false });
+  await check("link_tickets", { ticketId: two, relation: "related", otherId: three });
+  await check("bulk_update", { ticketIds: [one, two, three], action: "resolve" });
+  assert.equal((await check("claim_next", {})).ticket, null, "nothing ready is valid too");
+  await check("remote", { action: "providers" });
+  await check("board_admin", { action: "list_boards" });
+  await check("board_admin", { action: "export_board" });
+
+  // Failures: the API's refusal and arguments the schema refuses.
+  await check("get_ticket", { ticketId: 999999 }, true);
+  await check("get_ticket", { ticketId: "seven" }, true);
+  await check("create_tickets", { tickets: [] }, true);
+
+  assert.deepEqual(
+    tools.map((tool) => tool.name).filter((name) => !succeeded.has(name)),
+    [],
+    "every tool was checked with a successful call",
+  );
+  await client.close();
+});
