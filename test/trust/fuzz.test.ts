@@ -328,7 +328,12 @@ test(`${requests} generated hostile requests to every route: no 5xx, {error} bod
           // The interface's one exception: a failed remote diagnostic is a 400 with its result.
           const diagnostic =
             method === "POST" && path.startsWith("/api/remote-diagnostics") && "status" in parsed;
-          if (!diagnostic) {
+          // `/mcp` speaks JSON-RPC: its protocol refusals carry a JSON-RPC error object.
+          const rpc = path.startsWith("/mcp") && parsed.jsonrpc === "2.0";
+          if (rpc) {
+            assert.equal(typeof parsed.error?.code, "number", `${where}: ${answer.text}`);
+            assert.ok(typeof parsed.error.message === "string", where);
+          } else if (!diagnostic) {
             assert.deepEqual(Object.keys(parsed), ["error"], `${where}: ${answer.text}`);
             assert.ok(typeof parsed.error === "string" && parsed.error.length > 0, where);
             assert.doesNotMatch(parsed.error, /\n|SQLITE|sqlite|\(\S+:\d+:\d+\)/, where);
