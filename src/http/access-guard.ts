@@ -144,7 +144,8 @@ function isSessionChange(request: FastifyRequest): boolean {
 function mayWriteReadOnly(request: FastifyRequest): boolean {
   return (
     (request.method === "DELETE" && routePath(request) === SESSION_PATH) ||
-    (request.method === "POST" && routePath(request) === MCP_PATH)
+    // MCP's POSTs carry reads too (its tools are chosen by the token); DELETE ends a session.
+    ((request.method === "POST" || request.method === "DELETE") && routePath(request) === MCP_PATH)
   );
 }
 

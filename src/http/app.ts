@@ -145,7 +145,10 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   });
   // MCP over Streamable HTTP: a client of the routes above, answered through inject.
   const fetchHere = injectFetch(app);
-  mcpRoutes(app, (actor) => new TackClient({ url: "http://localhost", actor, fetch: fetchHere }));
+  mcpRoutes(
+    app,
+    (actor, token) => new TackClient({ url: "http://localhost", actor, token, fetch: fetchHere }),
+  );
   openApiDocumentRoute(app);
   // The web UI (outside /api): index.html for its client routes, hashed assets.
   uiAssetRoutes(app, options.uiDir);

@@ -16,10 +16,12 @@ import { createMcpServer, type McpOptions } from "./mcp-server.js";
 export interface SessionChoice extends Omit<McpOptions, "client"> {
   /** The claims' actor from the URL; else the client's name from `initialize`. */
   actor?: string | undefined;
+  /** The access token `initialize` came with: the session's API calls present it too. */
+  token?: string | undefined;
 }
 
-/** A client of tack's API acting as `actor`. */
-export type ClientFactory = (actor: string) => TackClient;
+/** A client of tack's API acting as `actor`, presenting `token` if there is one. */
+export type ClientFactory = (actor: string, token: string | undefined) => TackClient;
 
 interface Session {
   server: McpServer;
@@ -91,11 +93,11 @@ export class McpSessions {
     choice: SessionChoice,
   ): Promise<Response> {
     this.makeRoom();
-    const { actor, ...options } = choice;
+    const { actor, token, ...options } = choice;
     const named = (actor ?? message.params.clientInfo.name).trim().slice(0, ACTOR_MAX);
     const server = await createMcpServer({
       ...options,
-      client: this.clientFor(named === "" ? DEFAULT_ACTOR : named),
+      client: this.clientFor(named === "" ? DEFAULT_ACTOR : named, token),
     });
     const session: Session = {
       server,

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { rawRequest } from "../helpers/raw-http.js";
 import { startTestServer } from "../helpers/server.js";
+import { bearer, tokensOf } from "../helpers/tokens.js";
 
 // `/mcp` on `tack serve`: MCP's Streamable HTTP transport, through real HTTP on a real port.
 // The SDK's own client drives the protocol; raw requests check the transport's edges.
@@ -146,4 +147,42 @@ test("a body that is not JSON gets a JSON-RPC parse error; other media types 415
   });
   assert.equal(form.status, 415, "a cross-site form cannot post to /mcp");
   await form.text();
+});
+
+test("with --require-token: the token opens /mcp, its calls present it, read-only gets read tools", async () => {
+  const guarded = await startTestServer({ requireToken: true });
+  const tokens = tokensOf(guarded.dbFile);
+  const { token: writer } = tokens.create({ name: "agent-token", readOnly: false });
+  const { token: reader } = tokens.create({ name: "reader-token", readOnly: true });
+  tokens.close();
+  await guarded.request("POST", "/api/boards", { name: "Guarded" }, bearer(writer));
+  const refused = await fetch(`${guarded.url}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: JSON_AND_SSE },
+    body: JSON.stringify(initialize()),
+  });
+  assert.equal(refused.status, 401);
+  await refused.text();
+  const open = async (token: string) => {
+    const client = new Client({ name: "token-agent", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${guarded.url}/mcp`), {
+        requestInit: { headers: bearer(token) },
+      }),
+    );
+    return client;
+  };
+  const writing = await open(writer);
+  const created = await writing.callTool({
+    name: "create_tickets",
+    arguments: { tickets: [{ title: "Through a token" }] },
+  });
+  assert.equal(created.isError, undefined, JSON.stringify(created.content));
+  await writing.close();
+  const reading = await open(reader);
+  const tools = (await reading.listTools()).tools;
+  assert.ok(tools.every((tool) => tool.annotations?.readOnlyHint));
+  const found = await reading.callTool({ name: "search_tickets", arguments: {} });
+  assert.equal((found.structuredContent as any).total, 1);
+  await reading.close();
 });

@@ -69,7 +69,9 @@ export function mcpRoutes(app: TackApp, clientFor: ClientFactory): void {
           {
             actor: query.actor,
             toolsets: toolsets as Toolset[],
-            readOnly: query.read_only === true,
+            // A read-only token gets the read-only tools, whatever the URL asks.
+            readOnly: query.read_only === true || request.access?.readOnly === true,
+            token: bearerToken(request),
             boardId: query.board,
           },
         );
@@ -77,6 +79,10 @@ export function mcpRoutes(app: TackApp, clientFor: ClientFactory): void {
       },
     });
   });
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  return /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(request.headers.authorization ?? "")?.[1];
 }
 
 /** The request as the SDK's web-standard transport reads it (the body is passed apart). */
