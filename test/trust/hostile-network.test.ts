@@ -66,13 +66,14 @@ async function send(method: string, path: string, headers: Record<string, string
   return response;
 }
 
-for (const [state, headers] of Object.entries({
-  "no token": {} as Record<string, string>,
+const refusedCredentials: Record<string, Record<string, string>> = {
+  "no token": {},
   "a wrong token": bearer(`${writer.slice(0, -2)}xy`),
   "a malformed Authorization header": { authorization: `Basic ${writer}` },
   "a revoked token": bearer(revoked),
   "a forged session cookie": { cookie: "tack_session=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" },
-})) {
+};
+for (const [state, headers] of Object.entries(refusedCredentials)) {
   test(`${state}: 401 with WWW-Authenticate on every route`, async () => {
     for (const route of routes) {
       if (SIGN_IN_OR_OUT.has(route.name)) continue;
