@@ -7,11 +7,12 @@
  *   2. for each K (default 8, then 32): K agents and two UI-like clients for a fixed time
  *      (bench/swarm-load.ts).
  * Flags: --tickets 20000, --agents 8,32, --seconds 20 (measured per K), --warmup 3,
- * --reads-seconds 3, --no-agent-streams, --skip-reads, --skip-swarm, and
+ * --reads-seconds 3, --no-agent-streams, --skip-reads, --skip-swarm, --json <file> (every
+ * figure of every run), and
  * --compare <git-ref> [--rounds N]: that commit's build and this tree's, alternated phase by
  * phase in one run, with ratios.
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -51,6 +52,7 @@ function options() {
       "skip-swarm": { type: "boolean", default: false },
       compare: { type: "string" },
       rounds: { type: "string", default: "1" },
+      json: { type: "string" },
     },
   });
   const number = (name: string, value: string | undefined) => {
@@ -71,6 +73,7 @@ function options() {
     swarm: !values["skip-swarm"],
     compare: values.compare,
     rounds: number("rounds", values.rounds),
+    json: values.json,
   };
 }
 
@@ -152,6 +155,7 @@ async function main(): Promise<void> {
       console.log(`seeded ${entry.name}: board ${seeded.boardId}`);
     }
 
+    const raw: unknown[] = [];
     const readRounds = builds.map(() => [] as Map<string, number>[]);
     const swarmRounds = new Map<number, Map<string, number>[][]>();
     let readDoubleClaims = 0;
@@ -166,6 +170,7 @@ async function main(): Promise<void> {
           );
           readDoubleClaims += doubleClaims;
           readRounds[index]?.push(readFigures(rows));
+          raw.push({ round, build: build.name, phase: "read after write", rows, doubleClaims });
           if (builds.length === 1) printReadAfterWrite(rows, doubleClaims);
           else console.log(`  read after write, ${build.name}: done`);
           lastReadRows = rows;
@@ -185,6 +190,7 @@ async function main(): Promise<void> {
               }),
             );
             perBuild[index]?.push(swarmFigures(result));
+            raw.push({ round, build: build.name, phase: `swarm K=${agents}`, result });
             if (builds.length === 1) printSwarm(result);
             else
               console.log(
@@ -210,6 +216,11 @@ async function main(): Promise<void> {
       for (const [agents, perBuild] of swarmRounds) {
         printComparison(`Swarm, K=${agents}`, names, perBuild);
       }
+    }
+    if (flags.json) {
+      const at = new Date().toISOString();
+      writeFileSync(flags.json, `${JSON.stringify({ at, flags, runs: raw }, null, 2)}\n`);
+      console.log(`\nraw figures: ${flags.json}`);
     }
   } finally {
     for (const checkout of checkouts) removeCheckOut(checkout);
