@@ -51,6 +51,10 @@ const OPERATION_TAGS = [
   { name: "events", description: "Structured events agents log on a ticket." },
   { name: "activity", description: "The history of a ticket." },
   {
+    name: "trash",
+    description: "Deleted objects kept for a while, restorable with their ids, or erased.",
+  },
+  {
     name: "access",
     description: "Browser sessions made from access tokens (the web UI's sign-in and sign-out).",
   },

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { TrashService } from "../../domain/trash/trash.js";
-import { errors } from "../schemas/common.js";
+import { answer, errors } from "../schemas/common.js";
 import { TrashIdParams, TrashList, TrashListQuery, TrashRestored } from "../schemas/trash.js";
 import type { TackApp } from "../types.js";
 
@@ -11,10 +11,14 @@ export function trashRoutes(app: TackApp, trash: TrashService): void {
     {
       schema: {
         operationId: "listTrash",
+        summary: "List the trash",
         tags: ["trash"],
         description: "Extension (CONTRACT.md §16): deleted objects still restorable, newest first.",
         querystring: TrashListQuery,
-        response: { 200: TrashList, ...errors(400) },
+        response: {
+          200: answer(TrashList, "The trash entries, newest first."),
+          ...errors(400),
+        },
       },
     },
     async (request) => ({ items: trash.list(request.query.boardId) }),
@@ -25,12 +29,16 @@ export function trashRoutes(app: TackApp, trash: TrashService): void {
     {
       schema: {
         operationId: "restoreFromTrash",
+        summary: "Restore a deleted object",
         tags: ["trash"],
         description:
           "Brings the object back with the same id. 409 when what it belongs to is gone (the " +
           "error names what to restore first) or its tag name or remote issue was taken.",
         params: TrashIdParams,
-        response: { 200: TrashRestored, ...errors(400, 404, 409) },
+        response: {
+          200: answer(TrashRestored, "The object is back: its kind and id."),
+          ...errors(400, 404, 409),
+        },
       },
     },
     async (request) => trash.restore(request.params.trashId),
@@ -41,10 +49,14 @@ export function trashRoutes(app: TackApp, trash: TrashService): void {
     {
       schema: {
         operationId: "eraseFromTrash",
+        summary: "Erase a trash entry for good",
         tags: ["trash"],
         description: "Erases the entry's object for good (its ids are never given again).",
         params: TrashIdParams,
-        response: { 204: Type.Null(), ...errors(400, 404) },
+        response: {
+          204: answer(Type.Null(), "Erased: the object is gone for good."),
+          ...errors(400, 404),
+        },
       },
     },
     async (request, reply) => {
