@@ -51,6 +51,9 @@ export async function requestWithHeaders<T>(
   } catch {
     parsed = undefined;
   }
+  // The session ended (signed out elsewhere, token revoked or expired): reloading gets the
+  // server's sign-in page (CONTRACT.md §15).
+  if (response.status === 401) location.reload();
   if (!response.ok) {
     const message =
       parsed && typeof (parsed as { error?: unknown }).error === "string"

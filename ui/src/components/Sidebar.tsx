@@ -10,6 +10,7 @@ import type { Board, BoardShell, Tag, TicketSummary } from "../types";
 import { TagDot } from "./bits";
 import { ImportBoard } from "./ImportBoard";
 import { Menu } from "./Menu";
+import { SignOut } from "./SignOut";
 
 export function Sidebar() {
   const collapsed = sidebarCollapsed.value;
@@ -61,6 +62,7 @@ export function Sidebar() {
               <ImportBoard />
             </div>
           )}
+          <SignOut />
         </div>
       )}
     </nav>
