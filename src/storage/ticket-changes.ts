@@ -210,6 +210,9 @@ export function ticketChangeStore(db: Db) {
   );
 
   return {
+    /** Whether this transaction has changed any ticket so far. */
+    any: (): boolean => pending.get()?.n === 1,
+
     /** Ids of the tickets changed so far in this transaction (for rules applied before commit). */
     changedIds: (): number[] => changedIds.all().map((row) => row[0]),
 

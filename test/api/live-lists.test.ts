@@ -176,11 +176,25 @@ const ticketWrites: Record<string, Write> = {
       actor: `agent ${Math.floor(random() * 3)}`,
       leaseSeconds: 60 + Math.floor(random() * 240),
     }),
-  claimNext: (board) =>
-    live.post(`/api/boards/${board.id}/claim-next`, {
+  claimNext: async (board) => {
+    // It claims the first ticket of the ready queue as a fresh computation lists it.
+    const laneId = random() < 0.3 ? pick(board.laneIds) : undefined;
+    const priority = random() < 0.3 ? 1 + Math.floor(random() * 4) : undefined;
+    const queue = await fresh.get(
+      `/api/boards/${board.id}/tickets?ready=true${laneId ? `&lane_id=${laneId}` : ""}`,
+    );
+    const expected = queue.body.tickets.find(
+      (ticket: { priority: number }) => priority === undefined || ticket.priority === priority,
+    );
+    const answer = await live.post(`/api/boards/${board.id}/claim-next`, {
       actor: `agent ${Math.floor(random() * 3)}`,
       leaseSeconds: 60 + Math.floor(random() * 240),
-    }),
+      ...(laneId ? { laneId } : {}),
+      ...(priority ? { priority } : {}),
+    });
+    assert.equal(answer.status, expected ? 200 : 204);
+    if (expected) assert.equal(answer.body.id, expected.id);
+  },
   release: (_, ids) =>
     live.post(`/api/tickets/${pick(ids)}/release`, { actor: `agent ${Math.floor(random() * 3)}` }),
   clock: async () => {

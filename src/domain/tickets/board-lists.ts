@@ -54,7 +54,7 @@ export type SummariesOf = (boardId: number, ids: readonly number[]) => TicketSum
 export function boardLists(
   stores: Pick<
     Stores,
-    "ticketPlacements" | "tickets" | "lanes" | "ticketReadiness" | "ticketClaims"
+    "ticketPlacements" | "tickets" | "lanes" | "ticketReadiness" | "ticketClaims" | "ticketChanges"
   >,
   read: Read,
   /** Whether a unit of work is open on the connection (lists are then built the plain way). */
@@ -134,8 +134,8 @@ export function boardLists(
     return result;
   }
 
-  /** Ids of the board's ready tickets: the startable ones without a live claim. */
-  function readyIds(list: BoardList, boardId: number): Set<number> {
+  /** The board's startable set, brought up to date. */
+  function startable(list: BoardList, boardId: number): Set<number> {
     const readiness = stores.ticketReadiness;
     if (!list.startable) {
       list.startable = readiness.startableIds(boardId);
@@ -152,8 +152,13 @@ export function boardLists(
       }
       list.startableStale.clear();
     }
+    return list.startable;
+  }
+
+  /** Ids of the board's ready tickets: the startable ones without a live claim. */
+  function readyIds(list: BoardList, boardId: number): Set<number> {
     const at = now();
-    const ready = new Set(list.startable);
+    const ready = new Set(startable(list, boardId));
     for (const [id, claim] of stores.ticketClaims.ofBoard(boardId)) {
       if (claim.expiresAt > at) ready.delete(id);
     }
@@ -196,6 +201,43 @@ export function boardLists(
           if (list.startable) list.startableStale.add(id);
         }
       }
+    },
+
+    /**
+     * The first ticket of the board's ready queue in a lane and/or of a priority (claim-next),
+     * from memory; "unknown" when this unit of work already changed a ticket (memory then no
+     * longer describes what the unit sees). Call it inside the claim's unit of work; the caller
+     * checks the pick against the rule in SQL before claiming it.
+     */
+    firstReady(
+      boardId: number,
+      filter: { laneId?: number; priority?: number },
+    ): number | undefined | "unknown" {
+      if (stores.ticketChanges.any()) return "unknown";
+      const list = current(boardId);
+      const ids = startable(list, boardId);
+      const at = now();
+      const claimed = new Set<number>();
+      for (const [id, claim] of stores.ticketClaims.ofBoard(boardId)) {
+        if (claim.expiresAt > at) claimed.add(id);
+      }
+      const laneIds =
+        filter.laneId !== undefined
+          ? [filter.laneId]
+          : stores.lanes.listByBoard(boardId).map((lane) => lane.id);
+      let best: Listed | undefined;
+      for (const laneId of laneIds) {
+        for (const listed of list.lanes.get(laneId) ?? []) {
+          if (listed.isArchived) break;
+          if (filter.priority !== undefined && listed.priority !== filter.priority) continue;
+          if (best && listed.priority <= best.priority) continue;
+          if (!ids.has(listed.id) || claimed.has(listed.id)) continue;
+          best = listed;
+          // Nothing ranks above the first ticket of the highest priority in board order.
+          if (listed.priority === 4 || filter.priority !== undefined) return listed.id;
+        }
+      }
+      return best?.id;
     },
 
     /**

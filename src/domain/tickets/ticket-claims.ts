@@ -7,6 +7,7 @@ import { Conflict, InvalidInput, NotFound } from "../errors.js";
 import type { Ticket, TicketClaim } from "../model.js";
 import { cleanName, nameKey } from "../names.js";
 import type { BoardChanges, Transact } from "../transaction.js";
+import type { BoardLists } from "./board-lists.js";
 import type { TicketViews } from "./ticket-views.js";
 
 /** CONTRACT.md §13: lease bounds and default, in seconds. */
@@ -77,11 +78,16 @@ function checkLease(leaseSeconds: number | undefined): void {
  */
 export function ticketClaimService(
   stores: Pick<Stores, "tickets" | "ticketClaims" | "ticketReadiness" | "lanes">,
-  deps: { boards: Pick<BoardService, "require">; views: TicketViews; activity: ActivityRecorder },
+  deps: {
+    boards: Pick<BoardService, "require">;
+    views: TicketViews;
+    lists: Pick<BoardLists, "firstReady">;
+    activity: ActivityRecorder;
+  },
   transact: Transact,
 ) {
   const { tickets, ticketClaims } = stores;
-  const { boards, views, activity } = deps;
+  const { boards, views, lists, activity } = deps;
 
   /** Claims a ticket known to exist for `actor` (no live claim of another actor). */
   function start(boardId: number, ticketId: number, actor: string, leaseSeconds?: number): void {
@@ -162,11 +168,23 @@ export function ticketClaimService(
           throw new InvalidInput("laneId must be a lane of this board");
         }
         const tag = input.tag?.trim();
-        const ticketId = stores.ticketReadiness.firstReady(boardId, now(), {
+        const filter = {
           ...(input.laneId !== undefined ? { laneId: input.laneId } : {}),
           ...(input.priority !== undefined ? { priority: input.priority } : {}),
-          ...(tag ? { tagKey: nameKey(tag) } : {}),
-        });
+        };
+        const at = now();
+        // The board lists' memory picks without walking the board; the pick is checked against
+        // the rule in SQL, and anything unexpected falls back to the SQL walk.
+        let ticketId = tag ? "unknown" : lists.firstReady(boardId, filter);
+        if (typeof ticketId === "number" && !stores.ticketReadiness.isReady(boardId, ticketId, at)) {
+          ticketId = "unknown";
+        }
+        if (ticketId === "unknown") {
+          ticketId = stores.ticketReadiness.firstReady(boardId, at, {
+            ...filter,
+            ...(tag ? { tagKey: nameKey(tag) } : {}),
+          });
+        }
         if (ticketId === undefined) return null;
         start(boardId, ticketId, actor, input.leaseSeconds);
         changes.touched(boardId);

@@ -41,6 +41,6 @@ export function createTicketServices(
     ticketPositions: ticketPositionService(stores, { boards, lanes, views, activity }, transact),
     ticketMoves: ticketMoveService(stores, { moves, edits, views }, transact),
     ticketBulk: ticketBulkService(stores, { boards, lanes, edits, moves, views }, transact),
-    ticketClaims: ticketClaimService(stores, { boards, views, activity }, transact),
+    ticketClaims: ticketClaimService(stores, { boards, views, lists, activity }, transact),
   };
 }
