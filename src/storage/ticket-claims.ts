@@ -46,6 +46,12 @@ export function ticketClaimStore(db: Db) {
        LEFT JOIN ticket_claims c ON c.ticket_id = t.id WHERE t.id = ?`,
     )
     .raw(true);
+  const liveOfBoard = db
+    .prepare<[number, string], [number]>(
+      `SELECT c.ticket_id FROM ticket_claims c JOIN tickets t ON t.id = c.ticket_id
+       WHERE t.board_id = ? AND c.expires_at > ?`,
+    )
+    .raw(true);
   const expiriesOfBoard = db
     .prepare<[number], [string]>(
       `SELECT c.expires_at FROM ticket_claims c JOIN tickets t ON t.id = c.ticket_id
@@ -64,6 +70,13 @@ export function ticketClaimStore(db: Db) {
       const map = new Map<number, ClaimRow>();
       for (const row of ofBoard.iterate(boardId)) map.set(row[0], fromRaw(row));
       return map;
+    },
+
+    /** Ids of a board's tickets whose stored claim ends after `now` (the ready rule's test). */
+    liveIdsOfBoard(boardId: number, now: string): Set<number> {
+      const ids = new Set<number>();
+      for (const [id] of liveOfBoard.iterate(boardId, now)) ids.add(id);
+      return ids;
     },
 
     /** A ticket's version and its stored claim's end (null when unclaimed); undefined: no ticket. */

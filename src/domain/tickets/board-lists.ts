@@ -36,6 +36,8 @@ class BoardList {
   /** Per lane, its tickets; in board order (active, then archived; position; id) unless unsorted. */
   readonly lanes = new Map<number, Listed[]>();
   readonly unsorted = new Set<number>();
+  /** Per lane, its tickets' pieces joined, by the filter's flags (dropped when the lane changes). */
+  readonly laneTexts = new Map<number, Map<string, string>>();
   /** Tickets to re-read before the next list (changed by commits since). */
   readonly stale = new Set<number>();
   /** Tickets whose piece shows a live claim. */
@@ -48,6 +50,18 @@ class BoardList {
 
 const laneOrder = (a: Listed, b: Listed) =>
   Number(a.isArchived) - Number(b.isArchived) || a.position - b.position || a.id - b.id;
+
+/** Where `listed` goes in a sorted lane (the first index not before it). */
+function sortedIndex(lane: readonly Listed[], listed: Listed): number {
+  let low = 0;
+  let high = lane.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (laneOrder(lane[middle] as Listed, listed) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
 
 export type SummariesOf = (boardId: number, ids: readonly number[]) => TicketSummary[];
 
@@ -62,34 +76,66 @@ export function boardLists(
 ) {
   const lists = new Map<number, BoardList>();
 
+  /** Adds a ticket to its lane: in order into a sorted lane, else appended (sorted later). */
   function place(list: BoardList, placement: TicketPlacement): void {
     const listed: Listed = { ...placement, piece: undefined, claimEndsAt: null };
     list.tickets.set(listed.id, listed);
+    changedLane(list, listed.laneId);
     const lane = list.lanes.get(listed.laneId);
-    if (lane) lane.push(listed);
-    else list.lanes.set(listed.laneId, [listed]);
-    list.unsorted.add(listed.laneId);
+    if (!lane) list.lanes.set(listed.laneId, [listed]);
+    else if (list.unsorted.has(listed.laneId)) lane.push(listed);
+    else lane.splice(sortedIndex(lane, listed), 0, listed);
+  }
+
+  /** Takes a ticket out of its lane (found by its place in the order when the lane is sorted). */
+  function unplace(list: BoardList, listed: Listed): void {
+    list.tickets.delete(listed.id);
+    list.showingClaims.delete(listed);
+    changedLane(list, listed.laneId);
+    const lane = list.lanes.get(listed.laneId);
+    if (!lane) return;
+    let index = list.unsorted.has(listed.laneId) ? -1 : sortedIndex(lane, listed);
+    if (lane[index] !== listed) index = lane.indexOf(listed);
+    if (index >= 0) lane.splice(index, 1);
+    if (lane.length === 0) list.lanes.delete(listed.laneId);
+  }
+
+  /** A lane's joined pieces no longer hold. */
+  function changedLane(list: BoardList, laneId: number): void {
+    list.laneTexts.delete(laneId);
+  }
+
+  /** Drops a ticket's piece (and its lane's joined pieces). */
+  function dropPiece(list: BoardList, listed: Listed): void {
+    listed.piece = undefined;
+    listed.claimEndsAt = null;
+    list.showingClaims.delete(listed);
+    changedLane(list, listed.laneId);
   }
 
   /** Re-reads the tickets changed since the last list; they lose their pieces. */
   function refresh(list: BoardList, boardId: number): void {
     const rows = stores.ticketPlacements.byIds(list.stale);
-    const lanesLeft = new Set<number>();
     for (const id of list.stale) {
       const old = list.tickets.get(id);
-      if (!old) continue;
-      list.tickets.delete(id);
-      list.showingClaims.delete(old);
-      lanesLeft.add(old.laneId);
-    }
-    for (const laneId of lanesLeft) {
-      const lane = (list.lanes.get(laneId) ?? []).filter((listed) => !list.stale.has(listed.id));
-      if (lane.length > 0) list.lanes.set(laneId, lane);
-      else list.lanes.delete(laneId);
-    }
-    for (const id of list.stale) {
       const row = rows.get(id);
-      if (row && row.boardId === boardId) place(list, row);
+      const stays = row !== undefined && row.boardId === boardId;
+      if (old) {
+        dropPiece(list, old);
+        if (
+          stays &&
+          row.laneId === old.laneId &&
+          row.isArchived === old.isArchived &&
+          row.position === old.position
+        ) {
+          // Same place in the order (a title, a flag, a claim): only the fields change.
+          old.isResolved = row.isResolved;
+          old.priority = row.priority;
+          continue;
+        }
+        unplace(list, old);
+      }
+      if (stays) place(list, row);
     }
     list.stale.clear();
   }
@@ -99,39 +145,72 @@ export function boardLists(
     let list = lists.get(boardId);
     if (!list) {
       list = new BoardList();
-      for (const placement of stores.ticketPlacements.ofBoard(boardId)) place(list, placement);
+      for (const placement of stores.ticketPlacements.ofBoard(boardId)) {
+        list.unsorted.add(placement.laneId);
+        place(list, placement);
+      }
       lists.set(boardId, list);
     } else if (list.stale.size > 0) {
       refresh(list, boardId);
     }
     const at = now();
     for (const listed of list.showingClaims) {
-      if (listed.claimEndsAt !== null && listed.claimEndsAt > at) continue;
-      listed.piece = undefined;
-      listed.claimEndsAt = null;
-      list.showingClaims.delete(listed);
+      if (listed.claimEndsAt === null || listed.claimEndsAt <= at) dropPiece(list, listed);
     }
     for (const laneId of list.unsorted) list.lanes.get(laneId)?.sort(laneOrder);
     list.unsorted.clear();
     return list;
   }
 
-  /** The tickets of a filter without tag or search, in board order. */
-  function inBoardOrder(list: BoardList, boardId: number, filter: TicketListFilter): Listed[] {
+  /** A lane's tickets within the filter's flags, in order. */
+  function laneTickets(list: BoardList, laneId: number, filter: TicketListFilter): Listed[] {
+    const result: Listed[] = [];
+    for (const listed of list.lanes.get(laneId) ?? []) {
+      if (filter.archived === "active" && listed.isArchived) break;
+      if (filter.archived === "archived" && !listed.isArchived) continue;
+      if (filter.isResolved !== undefined && listed.isResolved !== filter.isResolved) continue;
+      result.push(listed);
+    }
+    return result;
+  }
+
+  /**
+   * The pieces of a list without tag, search or ready, as one text per lane: a lane whose
+   * tickets did not change answers its text joined before.
+   */
+  function laneTextsOf(
+    list: BoardList,
+    boardId: number,
+    filter: TicketListFilter,
+    summariesOf: SummariesOf,
+    serialize: (summary: TicketSummary) => string,
+  ): string[] {
+    const key = `${filter.archived}.${filter.isResolved}`;
     const laneIds =
       filter.laneId !== undefined
         ? [filter.laneId]
         : stores.lanes.listByBoard(boardId).map((lane) => lane.id);
-    const result: Listed[] = [];
+    const toJoin = new Map<number, Listed[]>();
     for (const laneId of laneIds) {
-      for (const listed of list.lanes.get(laneId) ?? []) {
-        if (filter.archived === "active" && listed.isArchived) break;
-        if (filter.archived === "archived" && !listed.isArchived) continue;
-        if (filter.isResolved !== undefined && listed.isResolved !== filter.isResolved) continue;
-        result.push(listed);
-      }
+      if (list.laneTexts.get(laneId)?.has(key)) continue;
+      toJoin.set(laneId, laneTickets(list, laneId, filter));
     }
-    return result;
+    fill(list, boardId, [...toJoin.values()].flat(), summariesOf, serialize);
+    const texts: string[] = [];
+    for (const laneId of laneIds) {
+      let byFilter = list.laneTexts.get(laneId);
+      let text = byFilter?.get(key);
+      if (text === undefined) {
+        text = (toJoin.get(laneId) ?? []).map((listed) => listed.piece).join(",");
+        if (!byFilter) {
+          byFilter = new Map();
+          list.laneTexts.set(laneId, byFilter);
+        }
+        byFilter.set(key, text);
+      }
+      if (text !== "") texts.push(text);
+    }
+    return texts;
   }
 
   /** The board's startable set, brought up to date. */
@@ -157,11 +236,8 @@ export function boardLists(
 
   /** Ids of the board's ready tickets: the startable ones without a live claim. */
   function readyIds(list: BoardList, boardId: number): Set<number> {
-    const at = now();
     const ready = new Set(startable(list, boardId));
-    for (const [id, claim] of stores.ticketClaims.ofBoard(boardId)) {
-      if (claim.expiresAt > at) ready.delete(id);
-    }
+    for (const id of stores.ticketClaims.liveIdsOfBoard(boardId, now())) ready.delete(id);
     return ready;
   }
 
@@ -216,11 +292,7 @@ export function boardLists(
       if (stores.ticketChanges.any()) return "unknown";
       const list = current(boardId);
       const ids = startable(list, boardId);
-      const at = now();
-      const claimed = new Set<number>();
-      for (const [id, claim] of stores.ticketClaims.ofBoard(boardId)) {
-        if (claim.expiresAt > at) claimed.add(id);
-      }
+      const claimed = stores.ticketClaims.liveIdsOfBoard(boardId, now());
       const laneIds =
         filter.laneId !== undefined
           ? [filter.laneId]
@@ -260,8 +332,14 @@ export function boardLists(
           chosen = stores.tickets
             .list(boardId, filter)
             .flatMap((row) => list.tickets.get(row.id) ?? []);
+        } else if (!ready) {
+          return laneTextsOf(list, boardId, filter, summariesOf, serialize);
         } else {
-          chosen = inBoardOrder(list, boardId, filter);
+          const laneIds =
+            filter.laneId !== undefined
+              ? [filter.laneId]
+              : stores.lanes.listByBoard(boardId).map((lane) => lane.id);
+          chosen = laneIds.flatMap((laneId) => laneTickets(list, laneId, filter));
         }
         if (ready) {
           const ids = readyIds(list, boardId);

@@ -176,7 +176,10 @@ export function ticketClaimService(
         // The board lists' memory picks without walking the board; the pick is checked against
         // the rule in SQL, and anything unexpected falls back to the SQL walk.
         let ticketId = tag ? "unknown" : lists.firstReady(boardId, filter);
-        if (typeof ticketId === "number" && !stores.ticketReadiness.isReady(boardId, ticketId, at)) {
+        if (
+          typeof ticketId === "number" &&
+          !stores.ticketReadiness.isReady(boardId, ticketId, at)
+        ) {
           ticketId = "unknown";
         }
         if (ticketId === "unknown") {
