@@ -234,11 +234,23 @@ export function boardLists(
     return list.startable;
   }
 
-  /** Ids of the board's ready tickets: the startable ones without a live claim. */
-  function readyIds(list: BoardList, boardId: number): Set<number> {
-    const ready = new Set(startable(list, boardId));
-    for (const id of stores.ticketClaims.liveIdsOfBoard(boardId, now())) ready.delete(id);
-    return ready;
+  /**
+   * The ready ones of `chosen` (in board order) in the ready queue's order: priority desc, then
+   * board order. One pass into a bucket per priority, no sort of the board.
+   */
+  function inReadyOrder(list: BoardList, boardId: number, chosen: Listed[]): Listed[] {
+    const ids = startable(list, boardId);
+    const claimed = stores.ticketClaims.liveIdsOfBoard(boardId, now());
+    const byPriority = new Map<number, Listed[]>();
+    for (const listed of chosen) {
+      if (!ids.has(listed.id) || claimed.has(listed.id)) continue;
+      const bucket = byPriority.get(listed.priority);
+      if (bucket) bucket.push(listed);
+      else byPriority.set(listed.priority, [listed]);
+    }
+    return [...byPriority.keys()]
+      .sort((a, b) => b - a)
+      .flatMap((priority) => byPriority.get(priority) ?? []);
   }
 
   /** Serializes the summaries of the tickets that have no piece (one query set for all). */
@@ -341,13 +353,7 @@ export function boardLists(
               : stores.lanes.listByBoard(boardId).map((lane) => lane.id);
           chosen = laneIds.flatMap((laneId) => laneTickets(list, laneId, filter));
         }
-        if (ready) {
-          const ids = readyIds(list, boardId);
-          // Array sort is stable: within a priority the board order stays.
-          chosen = chosen
-            .filter((listed) => ids.has(listed.id))
-            .sort((a, b) => b.priority - a.priority);
-        }
+        if (ready) chosen = inReadyOrder(list, boardId, chosen);
         fill(list, boardId, chosen, summariesOf, serialize);
         return chosen.map((listed) => listed.piece as string);
       });
