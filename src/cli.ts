@@ -9,6 +9,7 @@ import { type BackupFlags, resolveBackupSchedule } from "./backup/backup-schedul
 import { registerAnnotationCommands } from "./cli/annotations.js";
 import { registerBoardCommands } from "./cli/boards.js";
 import { EXIT } from "./cli/exit-codes.js";
+import { registerInsightsCommand } from "./cli/insights.js";
 import { registerMcpCommand } from "./cli/mcp.js";
 import { registerRawCommands } from "./cli/raw.js";
 import { registerRemoteCommands } from "./cli/remote.js";
@@ -136,6 +137,7 @@ function fail(error: unknown): never {
 const commandGroups: Array<(program: Command) => void> = [
   registerWorkCommands,
   registerBoardCommands,
+  registerInsightsCommand,
   registerTicketCommands,
   registerAnnotationCommands,
   registerRemoteCommands,

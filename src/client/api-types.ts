@@ -1,5 +1,6 @@
 import type { Static } from "@sinclair/typebox";
 import type { Board, BoardDetail, BoardShell, Lane, Tag } from "../http/schemas/boards.js";
+import type { BoardInsights } from "../http/schemas/insights.js";
 import type { RemoteDiagnosticResult, RemoteIssueImportPreview } from "../http/schemas/remote.js";
 import type {
   ActivityLog,
@@ -36,5 +37,6 @@ export type TicketEventInput = Static<typeof TicketEventCreateBody>;
 export type TicketCreateInput = Static<typeof TicketCreateBody>;
 export type TicketPatchInput = Static<typeof TicketPatchBody>;
 export type TicketListFilter = Static<typeof TicketListQuery> & { ready?: boolean };
+export type BoardInsightsT = Static<typeof BoardInsights>;
 export type RemotePreview = Static<typeof RemoteIssueImportPreview>;
 export type RemoteDiagnostic = Static<typeof RemoteDiagnosticResult>;

@@ -1,6 +1,7 @@
 import type {
   ActivityEntry,
   BoardDetailT,
+  BoardInsightsT,
   BoardShellT,
   BoardT,
   CommentT,
@@ -59,6 +60,12 @@ export type BulkAction =
 export interface ClaimOptions {
   leaseSeconds?: number | undefined;
   ifMatch?: string | undefined;
+}
+
+export interface InsightsParams {
+  from?: string | undefined;
+  to?: string | undefined;
+  bucket?: "hour" | "day" | "week" | undefined;
 }
 
 export interface ClaimNextFilter {
@@ -199,6 +206,16 @@ export class TackClient {
         body: { laneIds },
       })
     ).lanes;
+  }
+
+  /** Flow figures of a board (CONTRACT.md §14); absent fields take the server's defaults. */
+  insights(boardId: number, query: InsightsParams = {}) {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) params.set(key, value);
+    }
+    const suffix = params.size > 0 ? `?${params}` : "";
+    return this.call<BoardInsightsT>("GET", `/api/boards/${boardId}/insights${suffix}`);
   }
 
   // Tags

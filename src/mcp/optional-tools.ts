@@ -1,9 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { chooseBoard } from "../client/board-choice.js";
 import { ApiError } from "../client/errors.js";
+import { insightsSummary } from "../client/insights-format.js";
 import { findLane } from "../client/ticket-operations.js";
-import { ActionOutput } from "./output-schemas.js";
-import { defineTool, type TackTool } from "./tool-kit.js";
+import { ActionOutput, InsightsOutput } from "./output-schemas.js";
+import { defineTool, READ, type TackTool } from "./tool-kit.js";
 
 // Opt-in toolsets (`tack mcp --toolsets remote,admin`): one tool each with an `action`, so a
 // session that needs them pays for two definitions, not a dozen.
@@ -204,6 +205,31 @@ export const adminTools: TackTool[] = [
           return { summary: "Board export document", data: document };
         }
       }
+    },
+  }),
+  defineTool({
+    name: "board_insights",
+    title: "Board flow insights",
+    description:
+      "How work moved on a board over a period: flow per bucket (tickets per lane), throughput, lead and cycle time percentiles (seconds), aging open tickets, claims and resolutions per actor. from/to: RFC 3339 with offset (default: the last 30 days); bucket: hour, day (default) or week. Returns the API's answer.",
+    input: Type.Object({
+      boardId: Type.Optional(Type.Integer({ minimum: 1 })),
+      from: Type.Optional(Type.String()),
+      to: Type.Optional(Type.String()),
+      bucket: Type.Optional(
+        Type.Union([Type.Literal("hour"), Type.Literal("day"), Type.Literal("week")]),
+      ),
+    }),
+    output: InsightsOutput,
+    annotations: READ,
+    async run(args, context) {
+      const { client } = context;
+      const boardId = await chooseBoard(client, args.boardId ?? context.boardId);
+      const [insights, lanes] = await Promise.all([
+        client.insights(boardId, { from: args.from, to: args.to, bucket: args.bucket }),
+        client.listLanes(boardId),
+      ]);
+      return { summary: insightsSummary(insights, lanes).join("\n"), data: insights };
     },
   }),
 ];

@@ -75,6 +75,39 @@ export const ReadyOutput = Type.Object({
   ),
 });
 
+const Seconds = Nullable(Type.Integer({ minimum: 0 }));
+const Percentiles = Type.Object({
+  count: Type.Integer(),
+  p50: Seconds,
+  p85: Seconds,
+  p95: Seconds,
+});
+
+/** board_insights: the API's answer (docs/insights.md). */
+export const InsightsOutput = Type.Object(
+  {
+    from: Type.String(),
+    to: Type.String(),
+    bucket: Type.String(),
+    flow: Type.Array(
+      Type.Object({
+        at: Type.String(),
+        lanes: Type.Array(Type.Object({ laneId: Id, count: Type.Integer({ minimum: 0 }) })),
+      }),
+    ),
+    throughput: Type.Array(Type.Object({ at: Type.String(), resolved: Type.Integer() })),
+    leadTime: Percentiles,
+    cycleTime: Percentiles,
+    aging: Type.Array(
+      Type.Object({ ticketId: Id, laneId: Id, since: Type.String(), ageSeconds: Type.Integer() }),
+    ),
+    actors: Type.Array(
+      Type.Object({ actor: Type.String(), claimed: Type.Integer(), resolved: Type.Integer() }),
+    ),
+  },
+  Open,
+);
+
 export const ChangedRowsOutput = Type.Object({ tickets: Type.Array(Row) });
 
 export const HistoryOutput = Type.Object({

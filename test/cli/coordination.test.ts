@@ -54,6 +54,31 @@ describe("WIP limits from the command line", () => {
   });
 });
 
+describe("insights from the command line", () => {
+  test("tack insights prints the summary and a row per bucket; --json is the API's answer", async () => {
+    const { boardId } = await boardWithTickets("Insights", [["Work", 2]]);
+    const period = ["--from", "2020-01-01T00:00:00Z", "--to", "2020-01-03T00:00:00Z"];
+    const json = await tackJson(url(), ["insights", "--board", boardId, ...period]);
+    const fromApi = await api.get(
+      `/api/boards/${boardId}/insights?from=2020-01-01T00:00:00Z&to=2020-01-03T00:00:00Z`,
+    );
+    // Aging is measured up to now, which moves between the two requests.
+    const withoutAges = (answer: any) => ({
+      ...answer,
+      aging: answer.aging.map((entry: { ticketId: number }) => entry.ticketId),
+    });
+    assert.deepEqual(withoutAges(json), withoutAges(fromApi.body));
+    const printed = await tack(url(), ["insights", "--board", boardId, ...period]);
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.match(printed.stdout, /2 day buckets; 0 resolutions/);
+    assert.match(printed.stdout, /Lead time: 0 tickets; p50 -/);
+    assert.match(printed.stdout, /BUCKET\s+RESOLVED\s+todo\s+doing\s+done/);
+    assert.match(printed.stdout, /2020-01-02T00:00:00.000Z\s+0\s+0/);
+    const bad = await tack(url(), ["insights", "--board", boardId, "--bucket", "month"]);
+    assert.equal(bad.code, 2);
+  });
+});
+
 describe("claims from the command line", { concurrency: true }, () => {
   test("ready lists best first; next claims the top; a second next gets the other; then exit 3", async () => {
     const { boardId, ids } = await boardWithTickets("Queue", [

@@ -62,8 +62,8 @@ test("--read-only offers only the read tools; toolsets append remote and board_a
   const full = await connectMcp(api.url, "agent", { toolsets: ["admin", "remote"] });
   const names = (await full.listTools()).tools.map((tool) => tool.name);
   assert.deepEqual(
-    names.slice(-2),
-    ["remote", "board_admin"],
+    names.slice(-3),
+    ["remote", "board_admin", "board_insights"],
     "fixed order, whatever the flag order",
   );
   const remote = (await full.listTools()).tools.find((tool) => tool.name === "remote");
@@ -73,6 +73,17 @@ test("--read-only offers only the read tools; toolsets append remote and board_a
   const missing = await call(full, "board_admin", { action: "rename_lane", name: "x" });
   assert.equal(missing.isError, true);
   assert.match(missing.text, /laneId is required for rename_lane/);
+  const insights = await call(full, "board_insights", {
+    boardId: created.board.id,
+    bucket: "week",
+  });
+  assert.equal(insights.isError, false, insights.text);
+  assert.equal(insights.data.bucket, "week");
+  assert.equal(insights.data.flow.length, 5, "30 days in weekly buckets");
+  assert.match(insights.text, /Lead time: 0 tickets/);
+  const badPeriod = await call(full, "board_insights", { boardId: created.board.id, from: "x" });
+  assert.equal(badPeriod.isError, true);
+  assert.match(badPeriod.text, /from must be an RFC 3339 date-time/);
   await full.close();
 });
 
