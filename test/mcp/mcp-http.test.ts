@@ -75,7 +75,7 @@ test("claims name the URL's actor, else the client's name from initialize", asyn
 test("toolsets and read-only come from the query string; a wrong one is refused", async () => {
   const everything = await connect("?toolsets=remote,admin");
   const names = (await everything.listTools()).tools.map((tool) => tool.name);
-  assert.deepEqual(names.slice(-2), ["remote", "board_admin"]);
+  assert.deepEqual(names.slice(-3), ["remote", "board_admin", "board_insights"]);
   await everything.close();
   const reader = await connect("?read_only=true");
   const readTools = (await reader.listTools()).tools;

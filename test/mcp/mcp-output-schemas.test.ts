@@ -63,6 +63,7 @@ test("every tool's structuredContent validates against its listed outputSchema (
   await check("remote", { action: "providers" });
   await check("board_admin", { action: "list_boards" });
   await check("board_admin", { action: "export_board" });
+  await check("board_insights", {});
 
   // Failures: the API's refusal and arguments the schema refuses.
   await check("get_ticket", { ticketId: 999999 }, true);
