@@ -15,6 +15,7 @@ import { registerRawCommands } from "./cli/raw.js";
 import { registerRemoteCommands } from "./cli/remote.js";
 import { registerTicketCommands } from "./cli/tickets.js";
 import { registerTokenCommands } from "./cli/tokens.js";
+import { registerTrashCommands } from "./cli/trash.js";
 import { registerWorkCommands } from "./cli/work.js";
 import { resolveServeConfig, type ServeFlags } from "./config.js";
 import { packageInfo } from "./package-info.js";
@@ -141,6 +142,7 @@ const commandGroups: Array<(program: Command) => void> = [
   registerTicketCommands,
   registerAnnotationCommands,
   registerRemoteCommands,
+  registerTrashCommands,
   registerRawCommands,
   registerMcpCommand,
 ];

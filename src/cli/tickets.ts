@@ -12,6 +12,7 @@ import { BODY_OPTIONS_HELP, type BodyFlags, readBody } from "./body-input.js";
 import { clientCommand, groupCommand, handler, parseId, parseIntIn } from "./command-kit.js";
 import { UsageError } from "./exit-codes.js";
 import { ticketTable, ticketText } from "./ticket-format.js";
+import { howToRestore } from "./trash.js";
 
 export function registerTicketCommands(program: Command): void {
   const ticket = groupCommand(program, "ticket", "List, show, create and change tickets.", [
@@ -223,13 +224,14 @@ export function registerTicketCommands(program: Command): void {
   clientCommand(
     ticket,
     "delete <ticket>",
-    "Delete a ticket for good (its activity stays readable).",
+    "Delete a ticket (it stays in the trash until it expires: `tack trash restore`).",
     ["tack ticket delete 42"],
   ).action(
     handler(async ({ client, output }, id) => {
       const ticketId = parseId(id as string, "ticket");
       await client.deleteTicket(ticketId);
-      output.emit({ deleted: ticketId }, [ticketId], () => `deleted #${ticketId}`);
+      const trashed = output.json ? "" : await howToRestore(client, "ticket", ticketId);
+      output.emit({ deleted: ticketId }, [ticketId], () => `deleted #${ticketId}${trashed}`);
     }),
   );
 

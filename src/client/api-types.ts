@@ -7,6 +7,7 @@ import type {
   TicketEvent,
   TicketEventCreateBody,
 } from "../http/schemas/ticket-records.js";
+import type { TrashItem, TrashRestored } from "../http/schemas/trash.js";
 import type {
   TicketCreateBody,
   TicketListQuery,
@@ -40,3 +41,5 @@ export type TicketListFilter = Static<typeof TicketListQuery> & { ready?: boolea
 export type BoardInsightsT = Static<typeof BoardInsights>;
 export type RemotePreview = Static<typeof RemoteIssueImportPreview>;
 export type RemoteDiagnostic = Static<typeof RemoteDiagnosticResult>;
+export type TrashItemT = Static<typeof TrashItem>;
+export type TrashRestoredT = Static<typeof TrashRestored>;

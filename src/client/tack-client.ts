@@ -16,6 +16,8 @@ import type {
   TicketListFilter,
   TicketPatchInput,
   TicketSummary,
+  TrashItemT,
+  TrashRestoredT,
 } from "./api-types.js";
 import { ApiError, errorFromResponse, unreachable } from "./errors.js";
 
@@ -144,6 +146,23 @@ export class TackClient {
       "GET",
       "/api/meta",
     );
+  }
+
+  // Trash (CONTRACT.md §16)
+  async listTrash(boardId?: number): Promise<TrashItemT[]> {
+    const query = boardId === undefined ? "" : `?boardId=${boardId}`;
+    return (await this.call<{ items: TrashItemT[] }>("GET", `/api/trash${query}`)).items;
+  }
+  /** The newest trash entry holding this object (just deleted), if the server kept one. */
+  async trashEntryOf(kind: TrashItemT["kind"], objectId: number, boardId?: number) {
+    const items = await this.listTrash(boardId);
+    return items.find((item) => item.kind === kind && item.objectId === objectId);
+  }
+  restoreFromTrash(trashId: number) {
+    return this.call<TrashRestoredT>("POST", `/api/trash/${trashId}/restore`);
+  }
+  eraseFromTrash(trashId: number) {
+    return this.call<void>("DELETE", `/api/trash/${trashId}`);
   }
 
   // Boards

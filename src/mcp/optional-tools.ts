@@ -121,7 +121,7 @@ export const adminTools: TackTool[] = [
     name: "board_admin",
     title: "Administer boards, lanes, tags",
     description:
-      "Board administration. action: list_boards, create_board (name, laneNames), rename_board (boardId, name), create_lane (boardId, name), rename_lane (laneId, name), reorder_lanes (boardId, laneIds), create_tag (boardId, name, color), delete_ticket (ticketId; permanent), export_board (boardId). Returns the API's answer.",
+      "Board administration. action: list_boards, create_board (name, laneNames), rename_board (boardId, name), create_lane (boardId, name), rename_lane (laneId, name), reorder_lanes (boardId, laneIds), create_tag (boardId, name, color), delete_ticket (ticketId; it goes to the trash, restore_from_trash brings it back), export_board (boardId). Returns the API's answer.",
     input: Type.Object({
       action: Type.Union(
         [
@@ -195,7 +195,13 @@ export const adminTools: TackTool[] = [
         case "delete_ticket": {
           const ticketId = need(args.ticketId, "ticketId", args.action);
           await client.deleteTicket(ticketId);
-          return { summary: `Deleted #${ticketId}`, data: { deleted: ticketId } };
+          const entry = await client.trashEntryOf("ticket", ticketId);
+          return {
+            summary: entry
+              ? `Deleted #${ticketId}; it is in the trash until ${entry.expiresAt}: restore_from_trash {"trashId": ${entry.id}} brings it back`
+              : `Deleted #${ticketId} for good (this server keeps no trash)`,
+            data: { deleted: ticketId, trash: entry ?? null },
+          };
         }
         default: {
           const document = JSON.parse(await client.exportBoard(await boardId())) as Record<
@@ -230,6 +236,55 @@ export const adminTools: TackTool[] = [
         client.listLanes(boardId),
       ]);
       return { summary: insightsSummary(insights, lanes).join("\n"), data: insights };
+    },
+  }),
+  defineTool({
+    name: "restore_from_trash",
+    title: "Restore from the trash",
+    description:
+      "Deleted boards, lanes, tags, tickets and comments stay in the trash for a while (30 days by default). With trashId: restores that entry (the object comes back with the same id). With kind and objectId: restores the newest entry of that object. With neither: lists the trash (of boardId if given), newest first. A 409 names what to restore first.",
+    input: Type.Object({
+      trashId: Type.Optional(Type.Integer({ minimum: 1 })),
+      kind: Type.Optional(
+        Type.Union(["board", "lane", "tag", "ticket", "comment"].map((k) => Type.Literal(k))),
+      ),
+      objectId: Type.Optional(Type.Integer({ minimum: 1 })),
+      boardId: Type.Optional(Type.Integer({ minimum: 1 })),
+    }),
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+    async run(args, context) {
+      const { client } = context;
+      let trashId = args.trashId;
+      if (trashId === undefined && args.kind !== undefined && args.objectId !== undefined) {
+        const entry = await client.trashEntryOf(
+          args.kind as "board" | "lane" | "tag" | "ticket" | "comment",
+          args.objectId,
+        );
+        if (!entry) {
+          throw new ApiError(
+            "not_found",
+            `no trash entry holds ${args.kind} ${args.objectId}`,
+            "list the trash (call without trashId) to see what can be restored",
+            false,
+            404,
+          );
+        }
+        trashId = entry.id;
+      }
+      if (trashId === undefined) {
+        const items = await client.listTrash(args.boardId);
+        return { summary: `${items.length} entries in the trash`, data: { items } };
+      }
+      const restored = await client.restoreFromTrash(trashId);
+      return {
+        summary: `Restored ${restored.kind} ${restored.objectId} (trash entry ${trashId})`,
+        data: restored,
+      };
     },
   }),
 ];

@@ -45,7 +45,7 @@ test("tools/list matches the snapshot: names, order, schemas, annotations", asyn
   await client.close();
 });
 
-test("--read-only offers only the read tools; toolsets append remote and board_admin", async () => {
+test("--read-only offers only the read tools; toolsets append remote, board_admin and restore_from_trash", async () => {
   const readOnly = await connectMcp(api.url, "agent", { readOnly: true });
   const reads = (await readOnly.listTools()).tools;
   assert.deepEqual(
@@ -62,8 +62,8 @@ test("--read-only offers only the read tools; toolsets append remote and board_a
   const full = await connectMcp(api.url, "agent", { toolsets: ["admin", "remote"] });
   const names = (await full.listTools()).tools.map((tool) => tool.name);
   assert.deepEqual(
-    names.slice(-3),
-    ["remote", "board_admin", "board_insights"],
+    names.slice(-4),
+    ["remote", "board_admin", "board_insights", "restore_from_trash"],
     "fixed order, whatever the flag order",
   );
   const remote = (await full.listTools()).tools.find((tool) => tool.name === "remote");
@@ -85,6 +85,36 @@ test("--read-only offers only the read tools; toolsets append remote and board_a
   assert.equal(badPeriod.isError, true);
   assert.match(badPeriod.text, /from must be an RFC 3339 date-time/);
   await full.close();
+});
+
+test("delete_ticket says the ticket went to the trash and how to restore it; restore_from_trash does", async () => {
+  const admin = await connectMcp(api.url, "agent", { toolsets: ["admin"] });
+  const { board, lanes } = (await api.post("/api/boards", { name: "Trash tools" })).body;
+  const ticket = (
+    await api.post(`/api/boards/${board.id}/tickets`, { laneId: lanes[0].id, title: "oops" })
+  ).body;
+  const deleted = await call(admin, "board_admin", {
+    action: "delete_ticket",
+    ticketId: ticket.id,
+  });
+  const entry = deleted.data.trash;
+  assert.equal(entry.objectId, ticket.id);
+  assert.match(
+    deleted.text,
+    new RegExp(`in the trash until .*restore_from_trash \\{"trashId": ${entry.id}\\}`),
+  );
+  const listed = await ok(admin, "restore_from_trash", { boardId: board.id });
+  assert.deepEqual(
+    listed.items.map((item: { id: number }) => item.id),
+    [entry.id],
+  );
+  const restored = await ok(admin, "restore_from_trash", { kind: "ticket", objectId: ticket.id });
+  assert.deepEqual(restored, { kind: "ticket", objectId: ticket.id });
+  assert.equal((await api.get(`/api/tickets/${ticket.id}`)).status, 200);
+  const again = await call(admin, "restore_from_trash", { trashId: entry.id });
+  assert.equal(again.isError, true);
+  assert.match(again.text, /trash entry not found/);
+  await admin.close();
 });
 
 test("errors are tool errors with the server's message and a fix; bad input too", async () => {
