@@ -7,7 +7,6 @@ import type {
   TicketEvent,
   TicketEventCreateBody,
 } from "../http/schemas/ticket-records.js";
-import type { TrashItem, TrashRestored } from "../http/schemas/trash.js";
 import type {
   TicketCreateBody,
   TicketListQuery,
@@ -18,6 +17,7 @@ import type {
   Ticket as TicketShape,
   TicketSummary as TicketSummaryShape,
 } from "../http/schemas/tickets.js";
+import type { TrashItem, TrashRestored } from "../http/schemas/trash.js";
 
 // The API's shapes, typed from the very TypeBox schemas the server validates and serializes
 // with. Type-only imports: nothing of the server is loaded at run time, so the command line and
