@@ -145,7 +145,7 @@ export const adminTools: TackTool[] = [
       color: Type.Optional(Type.String()),
     }),
     output: ActionOutput(
-      "list_boards: {boards}; create_board: {board, lanes}; rename_board: the board; create_lane, rename_lane: the lane; reorder_lanes: {lanes}; create_tag: the tag; delete_ticket: {deleted}; export_board: the export document.",
+      "list_boards: {boards}; create_board: {board, lanes}; rename_board: the board; create_lane, rename_lane: the lane; reorder_lanes: {lanes}; create_tag: the tag; delete_ticket: {deleted, trash} (trash: the entry that restores it, or null); export_board: the export document.",
     ),
     annotations: {
       readOnlyHint: false,
@@ -251,6 +251,9 @@ export const adminTools: TackTool[] = [
       objectId: Type.Optional(Type.Integer({ minimum: 1 })),
       boardId: Type.Optional(Type.Integer({ minimum: 1 })),
     }),
+    output: ActionOutput(
+      "a restore: {kind, objectId}; a listing (no trashId, kind or objectId): {items} (trash entries: id, kind, objectId, boardId, label, deletedAt, expiresAt).",
+    ),
     annotations: {
       readOnlyHint: false,
       destructiveHint: false,

@@ -64,6 +64,9 @@ test("every tool's structuredContent validates against its listed outputSchema (
   await check("board_admin", { action: "list_boards" });
   await check("board_admin", { action: "export_board" });
   await check("board_insights", {});
+  await check("board_admin", { action: "delete_ticket", ticketId: three });
+  await check("restore_from_trash", {});
+  await check("restore_from_trash", { kind: "ticket", objectId: three });
 
   // Failures: the API's refusal and arguments the schema refuses.
   await check("get_ticket", { ticketId: 999999 }, true);
