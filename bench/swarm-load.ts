@@ -10,6 +10,7 @@ import { cpuMs, percentile } from "./lib.js";
 import { auditClaims } from "./swarm-claims.js";
 import { StreamDelays } from "./swarm-delays.js";
 import { type BoardStream, type Exchange, openBoardStream, SwarmClient } from "./swarm-http.js";
+import { type SoloCost, soloCosts } from "./swarm-solo.js";
 
 const UI_CLIENTS = 2;
 const UI_COALESCE_MS = 60;
@@ -38,6 +39,8 @@ export interface SwarmOptions {
   warmupMs: number;
   /** Each agent follows the board stream too (default true), as the agents do. */
   agentStreams?: boolean;
+  /** Per operation, how long it then runs alone to measure its CPU (default 1 s; 0: not). */
+  soloMs?: number;
 }
 
 export interface ServerHandle {
@@ -80,6 +83,8 @@ export interface SwarmResult {
   doubleClaims: string[];
   /** Tickets whose activity was audited for overlapping claims. */
   auditedTickets: number;
+  /** Server CPU per request of each operation run alone after the swarm (swarm-solo.ts). */
+  alone: SoloCost[];
   streamDelayMs: ReturnType<StreamDelays["summary"]>;
   uiRefetches: { named: number; full: number };
   streamMessages: { ui: number; agents: number };
@@ -350,8 +355,12 @@ export async function runSwarm(
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await Promise.all(uis.map((ui) => ui.stop()));
+    const solo =
+      (options.soloMs ?? 1000) > 0
+        ? await soloCosts(client, server.pid, boardId, options.soloMs ?? 1000)
+        : { costs: [], claimed: [] };
     // The server's own record of every ticket claimed in the run, read after the window.
-    const claimedTickets = [...holdings.keys()];
+    const claimedTickets = [...new Set([...holdings.keys(), ...solo.claimed])];
     doubleClaims.push(...(await auditClaims(client, claimedTickets)));
 
     const durationMs = operations.measureUntil - operations.measureFrom;
@@ -373,6 +382,7 @@ export async function runSwarm(
       claims,
       doubleClaims,
       auditedTickets: claimedTickets.length,
+      alone: solo.costs,
       streamDelayMs: delays.summary(),
       uiRefetches: {
         named: uis.reduce((sum, ui) => sum + ui.named, 0),

@@ -36,21 +36,28 @@ export function printSwarm(result: SwarmResult): void {
     `\n## Swarm, K=${result.agents} agents + 2 UI clients, ${(result.durationMs / 1000).toFixed(1)} s measured`,
   );
   printTable(
-    ["operation", "requests", "req/s", "p50 ms", "p99 ms", "whole run", "errors"],
-    result.operations.map((row) => [
-      row.name,
-      row.requests,
-      row.perSecond.toFixed(1),
-      row.p50.toFixed(2),
-      row.p99.toFixed(2),
-      row.wholeRun,
-      row.errors,
-    ]),
+    ["operation", "requests", "req/s", "p50 ms", "p99 ms", "whole run", "errors", "CPU ms alone"],
+    [
+      ...result.operations.map((row) => [
+        row.name,
+        row.requests,
+        row.perSecond.toFixed(1),
+        row.p50.toFixed(2),
+        row.p99.toFixed(2),
+        row.wholeRun,
+        row.errors,
+        fixed(result.alone.find((cost) => cost.name === row.name)?.cpuMs ?? null),
+      ]),
+      // Operations that ran alone but not in the window (a release, a full-list refetch).
+      ...result.alone
+        .filter((cost) => !result.operations.some((row) => row.name === cost.name))
+        .map((cost) => [cost.name, "", "", "", "", "", "", fixed(cost.cpuMs)]),
+    ],
   );
   const delay = result.streamDelayMs;
   const lines = [
     `agent loops: ${result.loops} (${result.loopsPerSecond.toFixed(1)}/s); claims ${result.claims}, claim-next found nothing ready ${result.emptyClaims} times`,
-    `server CPU (all threads): ${fixed(result.cpuMsPerRequest)} ms per request over all ${result.requests} requests, ${fixed(result.cpuMsPerLoop, 1)} ms per agent loop`,
+    `server CPU (all threads): ${fixed(result.cpuMsPerRequest)} ms per request over all ${result.requests} requests, ${fixed(result.cpuMsPerLoop, 1)} ms per agent loop; "CPU ms alone": each operation then run alone, one at a time, every stream still attached, the UIs' refetches stopped`,
     `write answered → stream message at a UI client: p50 ${delay.p50.toFixed(1)} ms, p99 ${delay.p99.toFixed(1)} ms, max ${delay.max.toFixed(1)} ms (${delay.samples} samples, ${delay.unannounced} writes never announced)`,
     `UI refetches: ${result.uiRefetches.named} of named tickets, ${result.uiRefetches.full} of the full list; stream messages: ${result.streamMessages.ui} to UI clients, ${result.streamMessages.agents} to agents`,
     `server RSS: ${fixed(result.rssMiB, 1)} MiB at the end, ${fixed(result.peakRssMiB, 1)} MiB highest seen`,
@@ -75,6 +82,9 @@ export function swarmFigures(result: SwarmResult): Map<string, number> {
   }
   figures.set("stream delay p50 ms", result.streamDelayMs.p50);
   figures.set("stream delay p99 ms", result.streamDelayMs.p99);
+  for (const cost of result.alone) {
+    if (cost.cpuMs !== null) figures.set(`${cost.name} CPU ms alone`, cost.cpuMs);
+  }
   if (result.peakRssMiB !== null) figures.set("RSS highest MiB", result.peakRssMiB);
   figures.set("double claims", result.doubleClaims.length);
   return figures;

@@ -7,7 +7,7 @@
  *   2. for each K (default 8, then 32): K agents and two UI-like clients for a fixed time
  *      (bench/swarm-load.ts).
  * Flags: --tickets 20000, --agents 8,32, --seconds 20 (measured per K), --warmup 3,
- * --reads-seconds 3, --no-agent-streams, --skip-reads, --skip-swarm, --json <file> (every
+ * --reads-seconds 3, --alone-seconds 1 (each operation alone after the swarm), --no-agent-streams, --skip-reads, --skip-swarm, --json <file> (every
  * figure of every run), and
  * --compare <git-ref> [--rounds N]: that commit's build and this tree's, alternated phase by
  * phase in one run, with ratios.
@@ -47,6 +47,7 @@ function options() {
       seconds: { type: "string", default: "20" },
       warmup: { type: "string", default: "3" },
       "reads-seconds": { type: "string", default: "3" },
+      "alone-seconds": { type: "string", default: "1" },
       "no-agent-streams": { type: "boolean", default: false },
       "skip-reads": { type: "boolean", default: false },
       "skip-swarm": { type: "boolean", default: false },
@@ -68,6 +69,7 @@ function options() {
     durationMs: number("seconds", values.seconds) * 1000,
     warmupMs: Number(values.warmup) * 1000,
     readsMs: number("reads-seconds", values["reads-seconds"]) * 1000,
+    aloneMs: Number(values["alone-seconds"]) * 1000,
     agentStreams: !values["no-agent-streams"],
     reads: !values["skip-reads"],
     swarm: !values["skip-swarm"],
@@ -187,6 +189,7 @@ async function main(): Promise<void> {
                 durationMs: flags.durationMs,
                 warmupMs: flags.warmupMs,
                 agentStreams: flags.agentStreams,
+                soloMs: flags.aloneMs,
               }),
             );
             perBuild[index]?.push(swarmFigures(result));

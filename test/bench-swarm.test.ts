@@ -27,6 +27,7 @@ test("the swarm runs its loop without errors or double claims, and the UIs hear 
     agents: 4,
     durationMs: 3000,
     warmupMs: 0,
+    soloMs: 100,
   });
   // Whole-run counts: what the measured window holds depends on the machine's speed.
   const names = result.operations.filter((row) => row.wholeRun > 0).map((row) => row.name);
@@ -47,6 +48,17 @@ test("the swarm runs its loop without errors or double claims, and the UIs hear 
   assert.ok(result.claims > 0);
   assert.deepEqual(result.doubleClaims, []);
   assert.ok(result.auditedTickets > 0, "the claimed tickets' activity was audited");
+  const alone = result.alone.map((cost) => cost.name);
+  for (const name of [
+    "ready",
+    "claim-next",
+    "comment",
+    "ticket event",
+    "resolve",
+    "ui: full list",
+  ]) {
+    assert.ok(alone.includes(name), `${name} ran alone`);
+  }
   assert.ok(result.streamMessages.ui > 0, "the UI clients received stream messages");
   assert.ok(result.streamMessages.agents > 0, "the agents received stream messages");
   assert.ok(result.streamDelayMs.samples > 0, "writes were matched with their messages");
