@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import type { Ticket, TicketPatchInput, TicketSummary } from "../client/api-types.js";
+import type { LaneT, Ticket, TicketPatchInput, TicketSummary } from "../client/api-types.js";
 import { chooseBoard } from "../client/board-choice.js";
 import { ApiError } from "../client/errors.js";
 import { primeText } from "../client/prime.js";
@@ -81,8 +81,9 @@ async function rows(
   tickets: TicketSummary[],
   limit = 20,
   offset = 0,
+  knownLanes?: LaneT[],
 ) {
-  const lanes = laneMap(await client.listLanes(boardId));
+  const lanes = laneMap(knownLanes ?? (await client.listLanes(boardId)));
   const { items, ...paging } = page(tickets, offset, limit);
   return { ...paging, tickets: items.map((ticket) => ticketRow(ticket, lanes)) };
 }
@@ -126,15 +127,18 @@ export const coreTools: TackTool[] = [
     annotations: READ,
     async run(args, context) {
       const boardId = await board(context, args.boardId);
-      const [ready, lanes, all] = await Promise.all([
-        context.client.listTickets(boardId, { ready: true, lane_id: args.laneId, tag: args.tag }),
-        context.client.listLanes(boardId),
-        context.client.listTickets(boardId),
+      const { client } = context;
+      const [ready, lanes] = await Promise.all([
+        client.listTickets(boardId, { ready: true, lane_id: args.laneId, tag: args.tag }),
+        client.listLanes(boardId),
       ]);
+      // The whole board is read only when a lane has a WIP limit to count against (most have none).
+      const limited = lanes.some((lane) => lane.wipLimit != null);
+      const all = limited ? await client.listTickets(boardId) : [];
       let tickets = ready;
       if (args.priority !== undefined)
         tickets = tickets.filter((ticket) => ticket.priority === args.priority);
-      const result = await rows(context.client, boardId, tickets, args.limit, args.offset);
+      const result = await rows(client, boardId, tickets, args.limit, args.offset, lanes);
       const full = lanesAtLimit(lanes, all);
       const summary = [pagedSummary("ready tickets", result), atLimitLine(full)].filter(Boolean);
       return { summary: summary.join("\n"), data: { ...result, lanesAtLimit: full } };
