@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
-import { cleanEnv, ROOT, waitForExit } from "../helpers/cli.js";
+import { cleanEnv, ROOT, runCli, waitForExit } from "../helpers/cli.js";
 import { startTestServer } from "../helpers/server.js";
 
 // `tack mcp` as an MCP client starts it: a child process speaking newline-delimited JSON-RPC on
@@ -112,4 +114,16 @@ test("tack mcp answers what it received before stdin closed, and -32700 for a li
   assert.equal(replies.find((reply) => reply.id === 2)?.result.tools.length, 15);
   assert.equal(replies.find((reply) => reply.id === 3)?.result.structuredContent.total, 0);
   assert.equal(replies.length, 4);
+});
+
+test("tack mcp --help shows the one-line setups, the same as docs/agents.md", async () => {
+  const help = await runCli(["mcp", "--help"]);
+  assert.equal(help.code, 0, help.stderr);
+  const docs = readFileSync(join(ROOT, "docs/agents.md"), "utf8");
+  const lines = help.stdout
+    .split("\n")
+    .map((line) => /\$ (\S+ (?:mcp add|--add-mcp) .*)$/.exec(line)?.[1])
+    .filter((line): line is string => line !== undefined);
+  assert.equal(lines.length, 8, "HTTP and stdio for Claude Code, Codex, Gemini CLI, VS Code");
+  for (const line of lines) assert.ok(docs.includes(`\`${line}\``), `docs/agents.md has ${line}`);
 });
