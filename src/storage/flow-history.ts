@@ -39,9 +39,11 @@ export interface FlowTicket {
 
 /**
  * One history entry, oldest first per ticket: [ticketId, action, createdAt, laneFrom, laneTo,
- * resolved, archived, boardFrom, boardTo, actor, reason, imported]. `laneTo` is the lane of a
- * creation, transition or move; `resolved`/`archived` the flag after the change (1/0), or the
- * state at creation; null where the action does not carry it.
+ * resolved, archived, boardFrom, boardTo, actor, reason]. `laneFrom`/`laneTo` are the lanes of
+ * a transition or move; `resolved`/`archived` the flag after the change (1/0); null where the
+ * action does not carry it. A creation carries nothing: the state a ticket started in is found
+ * from its current state and its later changes (domain/insights/ticket-replay.ts), the same way
+ * for created and imported tickets, so its details (the largest of these) are never parsed.
  */
 export type FlowEntry = [
   ticketId: number,
@@ -55,7 +57,6 @@ export type FlowEntry = [
   boardTo: number | null,
   actor: string | null,
   reason: string | null,
-  imported: number,
 ];
 
 export function flowHistoryStore(db: Db) {
@@ -70,18 +71,12 @@ export function flowHistoryStore(db: Db) {
      SELECT a.subject_ticket_id, a.action, a.created_at,
        CASE WHEN a.action IN ('ticket_transitioned', 'ticket_moved_board')
          THEN json_extract(a.details_json, '$.fromLaneId') END,
-       CASE a.action
-         WHEN 'ticket_created' THEN json_extract(a.details_json, '$.laneId')
-         WHEN 'ticket_transitioned' THEN json_extract(a.details_json, '$.toLaneId')
-         WHEN 'ticket_moved_board' THEN json_extract(a.details_json, '$.toLaneId') END,
-       CASE
-         WHEN a.action = 'ticket_created' THEN json_extract(a.details_json, '$.isResolved')
-         WHEN a.action IN ('ticket_updated', 'ticket_resolved', 'ticket_reopened')
-           THEN json_extract(a.details_json, '$.after.isResolved') END,
-       CASE
-         WHEN a.action = 'ticket_created' THEN json_extract(a.details_json, '$.isArchived')
-         WHEN a.action IN ('ticket_archived', 'ticket_restored')
-           THEN json_extract(a.details_json, '$.after.isArchived') END,
+       CASE WHEN a.action IN ('ticket_transitioned', 'ticket_moved_board')
+         THEN json_extract(a.details_json, '$.toLaneId') END,
+       CASE WHEN a.action IN ('ticket_updated', 'ticket_resolved', 'ticket_reopened')
+         THEN json_extract(a.details_json, '$.after.isResolved') END,
+       CASE WHEN a.action IN ('ticket_archived', 'ticket_restored')
+         THEN json_extract(a.details_json, '$.after.isArchived') END,
        CASE WHEN a.action = 'ticket_moved_board'
          THEN json_extract(a.details_json, '$.fromBoardId') END,
        CASE WHEN a.action = 'ticket_moved_board'
@@ -89,9 +84,7 @@ export function flowHistoryStore(db: Db) {
        CASE WHEN a.action IN ('ticket_claimed', 'ticket_released')
          THEN json_extract(a.details_json, '$.actor') END,
        CASE WHEN a.action = 'ticket_released'
-         THEN json_extract(a.details_json, '$.reason') END,
-       a.action = 'ticket_created'
-         AND json_type(a.details_json, '$.importedFromTicketId') IS NOT NULL
+         THEN json_extract(a.details_json, '$.reason') END
      FROM subjects s JOIN activity a ON a.subject_ticket_id = s.id
      WHERE a.action IN (${actions})
      ORDER BY a.subject_ticket_id, a.created_at, a.id`,

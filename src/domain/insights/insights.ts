@@ -150,7 +150,7 @@ export function insightsService(
         while (cursor < history.length && (history[cursor] as FlowEntry)[0] < ticket.id) cursor++;
         const start = cursor;
         while (cursor < history.length && (history[cursor] as FlowEntry)[0] === ticket.id) cursor++;
-        const stay = replayTicket(ticket, history.slice(start, cursor), boardId, listener);
+        const stay = replayTicket(ticket, history, start, cursor, boardId, listener);
         flow.finish();
         if (stay) measure(ticket, stay);
       }

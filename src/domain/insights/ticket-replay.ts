@@ -49,14 +49,19 @@ const ACTOR = 9;
 const REASON = 10;
 
 /** The ticket's state before its first entry, by undoing every recorded change from now back. */
-function stateAtCreation(ticket: FlowTicket, entries: readonly FlowEntry[]): TicketState {
+function stateAtCreation(
+  ticket: FlowTicket,
+  entries: readonly FlowEntry[],
+  first: number,
+  end: number,
+): TicketState {
   const state: TicketState = {
     boardId: ticket.boardId,
     laneId: ticket.laneId,
     isResolved: ticket.isResolved,
     isArchived: ticket.isArchived,
   };
-  for (let i = entries.length - 1; i >= 0; i--) {
+  for (let i = end - 1; i >= first; i--) {
     const entry = entries[i] as FlowEntry;
     switch (entry[ACTION]) {
       case "ticket_transitioned":
@@ -81,16 +86,19 @@ function stateAtCreation(ticket: FlowTicket, entries: readonly FlowEntry[]): Tic
 }
 
 /**
- * Replays `entries` (one ticket's, oldest first) for `boardId`, telling `listener` what happened
- * there; answers the ticket's current stay on the board, or null when it is not on it now.
+ * Replays `entries[first..end)` (one ticket's, oldest first) for `boardId`, telling `listener`
+ * what happened there; answers the ticket's current stay on the board, or null when it is not
+ * on it now.
  */
 export function replayTicket(
   ticket: FlowTicket,
   entries: readonly FlowEntry[],
+  first: number,
+  end: number,
   boardId: number,
   listener: ReplayListener,
 ): CurrentStay | null {
-  const state = stateAtCreation(ticket, entries);
+  const state = stateAtCreation(ticket, entries, first, end);
   let stay: CurrentStay | null = null;
   const show = (at: number) => listener.state(at, state.boardId === boardId ? { ...state } : null);
   const arrive = (at: number) => {
@@ -102,7 +110,8 @@ export function replayTicket(
   };
 
   let created = false;
-  for (const entry of entries) {
+  for (let i = first; i < end; i++) {
+    const entry = entries[i] as FlowEntry;
     const at = Date.parse(entry[AT]);
     const here = state.boardId === boardId;
     switch (entry[ACTION]) {
