@@ -51,6 +51,12 @@ class BoardList {
 const laneOrder = (a: Listed, b: Listed) =>
   Number(a.isArchived) - Number(b.isArchived) || a.position - b.position || a.id - b.id;
 
+/**
+ * The filters whose lane texts are kept (the UI's board and "show archived"): each kept text is
+ * another copy of its tickets' pieces, so the others are joined per request.
+ */
+const JOINED_FILTERS = new Set(["active.undefined", "all.undefined"]);
+
 /** Where `listed` goes in a sorted lane (the first index not before it). */
 function sortedIndex(lane: readonly Listed[], listed: Listed): number {
   let low = 0;
@@ -202,11 +208,13 @@ export function boardLists(
       let text = byFilter?.get(key);
       if (text === undefined) {
         text = (toJoin.get(laneId) ?? []).map((listed) => listed.piece).join(",");
-        if (!byFilter) {
-          byFilter = new Map();
-          list.laneTexts.set(laneId, byFilter);
+        if (JOINED_FILTERS.has(key)) {
+          if (!byFilter) {
+            byFilter = new Map();
+            list.laneTexts.set(laneId, byFilter);
+          }
+          byFilter.set(key, text);
         }
-        byFilter.set(key, text);
       }
       if (text !== "") texts.push(text);
     }
