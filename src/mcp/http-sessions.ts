@@ -26,7 +26,10 @@ export type ClientFactory = (actor: string, token: string | undefined) => TackCl
 interface Session {
   server: McpServer;
   transport: WebStandardStreamableHTTPServerTransport;
+  /** When it was last used, for the idle limit. */
   lastUsed: number;
+  /** Order of last use (a clock can tie), for dropping the least recently used. */
+  useOrder: number;
 }
 
 /** Sessions clients never end (most never send DELETE) make room for new ones: LRU, then age. */
@@ -38,8 +41,12 @@ const ACTOR_MAX = 100;
 
 export class McpSessions {
   private readonly sessions = new Map<string, Session>();
+  private uses = 0;
 
-  constructor(private readonly clientFor: ClientFactory) {}
+  constructor(
+    private readonly clientFor: ClientFactory,
+    private readonly maxSessions = MAX_SESSIONS,
+  ) {}
 
   get size(): number {
     return this.sessions.size;
@@ -68,6 +75,7 @@ export class McpSessions {
       const session = this.sessions.get(id);
       if (!session) return rpcError(404, -32001, "Session not found: send initialize again");
       session.lastUsed = Date.now();
+      session.useOrder = ++this.uses;
       return session.transport.handleRequest(request, { parsedBody: message });
     }
     if (request.method === "POST" && isInitializeRequest(message)) {
@@ -102,6 +110,7 @@ export class McpSessions {
     const session: Session = {
       server,
       lastUsed: Date.now(),
+      useOrder: ++this.uses,
       transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         // tack's tools send nothing before their result: one JSON answer, no stream needed.
@@ -123,10 +132,10 @@ export class McpSessions {
     for (const [id, session] of this.sessions) {
       if (now - session.lastUsed > SESSION_IDLE_MS) this.drop(id, session);
     }
-    while (this.sessions.size >= MAX_SESSIONS) {
+    while (this.sessions.size >= this.maxSessions) {
       let oldest: [string, Session] | undefined;
       for (const entry of this.sessions) {
-        if (!oldest || entry[1].lastUsed < oldest[1].lastUsed) oldest = entry;
+        if (!oldest || entry[1].useOrder < oldest[1].useOrder) oldest = entry;
       }
       if (!oldest) break;
       this.drop(...oldest);

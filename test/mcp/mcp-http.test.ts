@@ -75,7 +75,8 @@ test("claims name the URL's actor, else the client's name from initialize", asyn
 test("toolsets and read-only come from the query string; a wrong one is refused", async () => {
   const everything = await connect("?toolsets=remote,admin");
   const names = (await everything.listTools()).tools.map((tool) => tool.name);
-  assert.deepEqual(names.slice(-3), ["remote", "board_admin", "board_insights"]);
+  // The opt-in tools are there (their full list is pinned by tools.snapshot.json's test).
+  assert.ok(names.includes("remote") && names.includes("board_admin"), names.join(", "));
   await everything.close();
   const reader = await connect("?read_only=true");
   const readTools = (await reader.listTools()).tools;
