@@ -104,3 +104,42 @@ describe("sidebar", () => {
     await context.close();
   });
 });
+
+describe("narrow windows and lane WIP limits", () => {
+  test("a board link opened at 420 px shows the board, not the sidebar saved open on a wide window", async () => {
+    const { page, context, errors } = await openPage(`${api.url}/boards/${first.boardId}`, {
+      width: 420,
+      prepare: (opened) =>
+        opened.addInitScript(() => localStorage.setItem("tack.sidebarCollapsed", "false")),
+    });
+    await page.locator(".lane").first().waitFor();
+    assert.equal(await page.locator(".sidebar:not(.is-collapsed)").count(), 0);
+    assert.equal(await page.evaluate(() => localStorage.getItem("tack.sidebarCollapsed")), "false");
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test("the lane header shows load / limit, marked at the limit", async () => {
+    const lanes = (await api.get(`/api/boards/${first.boardId}/lanes`)).body.lanes;
+    const tickets = (await api.get(`/api/boards/${first.boardId}/tickets`)).body.tickets as Array<{
+      laneId: number;
+      isResolved: boolean;
+      isArchived: boolean;
+    }>;
+    const lane = lanes[0];
+    const load = tickets.filter(
+      (t) => t.laneId === lane.id && !t.isResolved && !t.isArchived,
+    ).length;
+    await api.patch(`/api/lanes/${lane.id}`, { wipLimit: Math.max(load, 1) });
+    const { page, context, errors } = await openPage(`${api.url}/boards/${first.boardId}`);
+    const badge = page.locator(`[data-lane-id="${lane.id}"] .lane-wip`);
+    await badge.waitFor();
+    assert.equal(
+      (await badge.locator('[aria-hidden="true"]').innerText()).trim(),
+      `${load} / ${Math.max(load, 1)}`,
+    );
+    assert.match((await badge.getAttribute("class")) ?? "", load >= 1 ? /is-full/ : /is-under/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});

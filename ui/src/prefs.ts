@@ -26,8 +26,14 @@ export function recall<T>(key: string, fallback: T): T {
 
 export type Theme = "system" | "light" | "dark";
 export const theme = signal<Theme>(read<Theme>("tack.theme", "system"));
+/**
+ * Below this width the open sidebar is an overlay on the board (styles.css, "narrow windows"):
+ * a page opened that narrow starts with it closed whatever was saved on a wide window, and
+ * opening or closing it there is not saved, so the wide window's choice stays.
+ */
+const narrowWindow = window.matchMedia("(max-width: 700px)");
 export const sidebarCollapsed = signal<boolean>(
-  read("tack.sidebarCollapsed", window.matchMedia("(max-width: 700px)").matches),
+  narrowWindow.matches || read("tack.sidebarCollapsed", false),
 );
 
 effect(() => {
@@ -36,4 +42,7 @@ effect(() => {
   if (theme.value === "system") delete root.dataset.theme;
   else root.dataset.theme = theme.value;
 });
-effect(() => remember("tack.sidebarCollapsed", sidebarCollapsed.value));
+effect(() => {
+  const collapsed = sidebarCollapsed.value;
+  if (!narrowWindow.matches) remember("tack.sidebarCollapsed", collapsed);
+});
