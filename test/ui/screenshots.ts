@@ -58,4 +58,26 @@ for (const [name, options, path] of shots) {
   await context.close();
   console.log(`docs/screenshots/${name}.png`);
 }
+
+// The Trash view (Shift+T) with a few deleted things, desktop and phone, light and dark.
+const trashed = (await api.get(`/api/boards/${boardId}/tickets`)).body.tickets.slice(-2);
+for (const ticket of trashed) await api.delete(`/api/tickets/${ticket.id}`);
+await api.delete(`/api/boards/${(await api.get("/api/boards")).body.boards.at(-1).id}`);
+const trashShots: [string, PageOptions][] = [
+  ["trash-light", { width: 1440, height: 900 }],
+  ["trash-dark", { width: 1440, height: 900, colorScheme: "dark" }],
+  ["trash-phone", { width: 390, height: 844, hasTouch: true }],
+  ["trash-phone-dark", { width: 390, height: 844, hasTouch: true, colorScheme: "dark" }],
+];
+for (const [name, options] of trashShots) {
+  const { page, context } = await openPage(`${api.url}/boards/${boardId}`, options);
+  await page.locator(".card, .list-row[data-ticket-id]").first().waitFor();
+  await page.locator("body").press("Shift+T");
+  await page.getByRole("button", { name: "All boards" }).click();
+  await page.locator(".trash-item").first().waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${folder}${name}.png` });
+  await context.close();
+  console.log(`docs/screenshots/${name}.png`);
+}
 process.exit(0);

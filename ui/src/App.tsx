@@ -126,6 +126,11 @@ export function App() {
         {toasts.value.map((entry) => (
           <div key={entry.id} class={`toast toast-${entry.kind}`}>
             <span>{entry.text}</span>
+            {entry.action && (
+              <button type="button" class="toast-action" onClick={entry.action.run}>
+                {entry.action.label}
+              </button>
+            )}
             <button
               type="button"
               class="icon-button"

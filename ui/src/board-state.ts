@@ -30,6 +30,7 @@ export type Overlay =
   | { kind: "help" }
   | { kind: "move"; ticketId: number }
   | { kind: "import" }
+  | { kind: "trash" }
   | { kind: "confirm"; title: string; message: string; action: string; run: () => void };
 export const overlay = signal<Overlay | null>(null);
 

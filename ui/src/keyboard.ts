@@ -18,6 +18,7 @@ import { openTicket } from "./navigation";
 import { route } from "./router";
 import { lanes, patchTicket, tickets } from "./store";
 import { announce } from "./toasts";
+import { undoLastDelete } from "./undo";
 
 // One focus model for the whole app: single-key shortcuts act only when focus is on the board
 // (a card, a lane, the page), never while typing in a field or inside a dialog.
@@ -106,6 +107,16 @@ export function installKeyboard(focusSearch: () => void): void {
     if (event.key === "?") {
       event.preventDefault();
       overlay.value = { kind: "help" };
+      return;
+    }
+    if (event.key === "T") {
+      event.preventDefault();
+      overlay.value = { kind: "trash" };
+      return;
+    }
+    if (event.key === "u") {
+      event.preventDefault();
+      undoLastDelete();
       return;
     }
     if (event.key === "/") {

@@ -4,6 +4,8 @@ export interface Toast {
   id: number;
   kind: "info" | "error";
   text: string;
+  /** A button in the toast (Undo of a delete). */
+  action?: { label: string; run: () => void };
 }
 
 let nextId = 1;
@@ -11,10 +13,15 @@ export const toasts = signal<Toast[]>([]);
 /** Screen-reader announcements (drag moves, results of actions). */
 export const announcement = signal("");
 
-export function toast(text: string, kind: Toast["kind"] = "info"): void {
+export function toast(
+  text: string,
+  kind: Toast["kind"] = "info",
+  options: { action?: Toast["action"]; ms?: number } = {},
+): number {
   const id = nextId++;
-  toasts.value = [...toasts.value, { id, kind, text }];
-  setTimeout(() => dismiss(id), kind === "error" ? 8000 : 4000);
+  toasts.value = [...toasts.value, { id, kind, text, action: options.action }];
+  setTimeout(() => dismiss(id), options.ms ?? (kind === "error" ? 8000 : 4000));
+  return id;
 }
 
 export function dismiss(id: number): void {

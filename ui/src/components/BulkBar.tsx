@@ -4,6 +4,7 @@ import { overlay, selection } from "../board-state";
 import { boardId, boards, lanes, putTickets, refresh, removeTickets, tickets } from "../store";
 import { announce, toast } from "../toasts";
 import type { BoardShell, TicketSummary } from "../types";
+import { offerUndo } from "../undo";
 
 /** Actions on the selected tickets (x on a card or row, checkboxes in the list). */
 export function BulkBar() {
@@ -133,22 +134,34 @@ export function BulkBar() {
           overlay.value = {
             kind: "confirm",
             title: `Delete ${ids.length} ticket(s)?`,
-            message: "Their comments and relations go with them. This cannot be undone.",
+            message:
+              "Their comments and relations go with them to the trash (Undo brings them back).",
             action: "Delete",
-            run: () =>
-              run("Deleted", async () => {
-                const failed: string[] = [];
-                for (const id of ids) {
-                  try {
-                    await api.delete(`/api/tickets/${id}`);
-                  } catch (error) {
-                    failed.push(`#${id}: ${errorMessage(error)}`);
-                  }
+            run: async () => {
+              const failed: string[] = [];
+              const deleted: number[] = [];
+              for (const id of ids) {
+                try {
+                  await api.delete(`/api/tickets/${id}`);
+                  deleted.push(id);
+                } catch (error) {
+                  failed.push(`#${id}: ${errorMessage(error)}`);
                 }
-                removeTickets(ids);
-                selection.value = new Set();
-                if (failed.length > 0) throw new Error(failed.join("; "));
-              }),
+              }
+              removeTickets(ids);
+              selection.value = new Set();
+              announce(`Deleted: ${deleted.length} ticket(s).`);
+              if (failed.length > 0) {
+                toast(`Delete failed: ${failed.join("; ")}`, "error");
+                void refresh(null);
+              }
+              if (deleted.length > 0) {
+                await offerUndo(
+                  deleted.map((objectId) => ({ kind: "ticket" as const, objectId })),
+                  `Deleted: ${deleted.length} ticket(s).`,
+                );
+              }
+            },
           };
         }}
       >

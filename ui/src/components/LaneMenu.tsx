@@ -5,6 +5,7 @@ import { overlay } from "../board-state";
 import { boardId, lanes, refresh } from "../store";
 import { toast } from "../toasts";
 import type { Lane } from "../types";
+import { offerUndo } from "../undo";
 import { WipLimitInput } from "./LaneWip";
 import { Menu } from "./Menu";
 
@@ -55,7 +56,7 @@ export function LaneMenu({ lane }: { lane: Lane }) {
         try {
           await api.delete(`/api/lanes/${lane.id}`);
           lanes.value = lanes.value.filter((entry) => entry.id !== lane.id);
-          toast(`Lane “${lane.name}” deleted.`);
+          void offerUndo([{ kind: "lane", objectId: lane.id }], `Lane “${lane.name}” deleted.`);
         } catch (error) {
           toast(`Cannot delete “${lane.name}”: ${errorMessage(error)}`, "error");
           void refresh(null);

@@ -7,6 +7,7 @@ import { toast } from "../toasts";
 import type { BoardShell, Ticket } from "../types";
 import { Modal } from "./Modal";
 import { RemoteImport } from "./RemoteImport";
+import { TrashView } from "./TrashView";
 
 export function Overlays() {
   const current = overlay.value;
@@ -41,6 +42,8 @@ export function Overlays() {
       return <MoveTo ticketId={current.ticketId} onClose={close} />;
     case "import":
       return <RemoteImport onClose={close} />;
+    case "trash":
+      return <TrashView boardId={boardId.value} onClose={close} />;
   }
 }
 
@@ -60,6 +63,8 @@ const SHORTCUTS: [string, string][] = [
   ["Ctrl/⌘ + Enter", "Save the body (in the editor)"],
   ["Ctrl/⌘ + B / I / K", "Bold, italic, link (in the editor)"],
   ["Alt + ↑ / ↓", "Reorder boards (on a board in the sidebar)"],
+  ["u", "Undo the last delete (it comes back from the trash)"],
+  ["Shift + T", "Open the trash: restore or erase what was deleted"],
 ];
 
 function Help(props: { onClose: () => void }) {

@@ -7,6 +7,7 @@ import { boardUrl, navigate } from "../router";
 import { board, boardId, boards, closeBoard, loadBoards, tags, tickets } from "../store";
 import { toast } from "../toasts";
 import type { Board, BoardShell, Tag, TicketSummary } from "../types";
+import { offerUndo } from "../undo";
 import { TagDot } from "./bits";
 import { ImportBoard } from "./ImportBoard";
 import { Menu } from "./Menu";
@@ -62,6 +63,15 @@ export function Sidebar() {
               <ImportBoard />
             </div>
           )}
+          <div class="sidebar-section">
+            <button
+              type="button"
+              class="sidebar-link sidebar-trash"
+              onClick={() => (overlay.value = { kind: "trash" })}
+            >
+              ⌫ Trash
+            </button>
+          </div>
           <SignOut />
         </div>
       )}
@@ -139,8 +149,8 @@ function BoardList() {
       title: `Delete board “${target.name}”?`,
       message:
         ticketCount === null
-          ? "The board and everything on it are deleted. This cannot be undone."
-          : `This deletes ${ticketCount} ticket(s) with their comments and history, ${laneCount} lane(s) and its tags. This cannot be undone.`,
+          ? "The board and everything on it go to the trash (Undo brings them back)."
+          : `This deletes ${ticketCount} ticket(s) with their comments and history, ${laneCount} lane(s) and its tags. Undo, or the Trash view, brings them back.`,
       action: "Delete board",
       run: async () => {
         try {
@@ -150,7 +160,10 @@ function BoardList() {
             navigate("/", { replace: true });
           }
           await loadBoards();
-          toast(`Board “${target.name}” deleted.`);
+          void offerUndo(
+            [{ kind: "board", objectId: target.id }],
+            `Board “${target.name}” deleted.`,
+          );
         } catch (error) {
           toast(errorMessage(error), "error");
         }
@@ -324,6 +337,7 @@ function TagList() {
         try {
           await api.delete(`/api/tags/${tag.id}`);
           tags.value = tags.value.filter((entry) => entry.id !== tag.id);
+          void offerUndo([{ kind: "tag", objectId: tag.id }], `Tag “${tag.name}” deleted.`);
         } catch (error) {
           toast(errorMessage(error), "error");
         }

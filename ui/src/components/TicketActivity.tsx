@@ -5,6 +5,7 @@ import { labelTaskCheckboxes } from "../markdown-html";
 import { remoteChange } from "../store";
 import { toast } from "../toasts";
 import type { ActivityEntry, Comment, Ticket, TicketEvent } from "../types";
+import { offerUndo } from "../undo";
 import { formatDateTime, relativeTime } from "./bits";
 
 /** Comments (add, edit, delete, push to remote) and one timeline of activity and agent events. */
@@ -73,6 +74,7 @@ export function TicketActivity(props: { ticket: Ticket; onChanged: () => void })
     try {
       await api.delete(`/api/comments/${comment.id}`);
       props.onChanged();
+      void offerUndo([{ kind: "comment", objectId: comment.id }], "Comment deleted.");
     } catch (error) {
       toast(errorMessage(error), "error");
     }

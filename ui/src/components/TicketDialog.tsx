@@ -11,6 +11,7 @@ import { recall, remember } from "../prefs";
 import { putTicket, remoteChange, removeTickets } from "../store";
 import { toast } from "../toasts";
 import type { Ticket } from "../types";
+import { offerUndo } from "../undo";
 import { ClaimBadge } from "./bits";
 import { Modal } from "./Modal";
 import { TicketActivity } from "./TicketActivity";
@@ -381,7 +382,7 @@ export function TicketDialog(props: { ticketId: number }) {
                 (overlay.value = {
                   kind: "confirm",
                   title: `Delete ${current.shortRef}?`,
-                  message: `“${current.title}”, its comments and its links go. This cannot be undone.`,
+                  message: `“${current.title}”, its comments and its links go to the trash (Undo, or the Trash view, brings them back).`,
                   action: "Delete ticket",
                   run: async () => {
                     try {
@@ -389,7 +390,10 @@ export function TicketDialog(props: { ticketId: number }) {
                       remember(draftKey(id), undefined);
                       draft.value = null;
                       removeTickets([id]);
-                      toast(`${current.shortRef} deleted.`);
+                      void offerUndo(
+                        [{ kind: "ticket", objectId: id }],
+                        `${current.shortRef} deleted.`,
+                      );
                       closeTicket(current.boardId);
                     } catch (failure) {
                       toast(errorMessage(failure), "error");
