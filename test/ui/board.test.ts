@@ -484,7 +484,7 @@ describe("list view", () => {
     await page.getByRole("checkbox", { name: `Select #${doomed}`, exact: true }).check();
     await page.getByRole("button", { name: "Delete…" }).click();
     const confirm = page.getByRole("dialog", { name: "Delete 1 ticket(s)?" });
-    await confirm.getByText(/cannot be undone/).waitFor();
+    await confirm.getByText(/to the trash \(Undo brings them back\)/).waitFor();
     await confirm.getByRole("button", { name: "Delete" }).click();
     await until(
       async () => (await api.get(`/api/tickets/${doomed}`)).status,
