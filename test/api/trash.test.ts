@@ -3,6 +3,7 @@ import { after, describe, test } from "node:test";
 import { useClock } from "../../src/domain/clock.js";
 import { assertError, createTag } from "../helpers/factories.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
+import { SseClient } from "../helpers/sse-client.js";
 import {
   boardWithLanes,
   getTicket,
@@ -286,6 +287,32 @@ describe("a deleted ticket", () => {
     const list = await api.get(`/api/boards/${board.boardId}/tickets`);
     assert.notEqual(list.headers.get("etag"), etag);
     assert.deepEqual(idsOf(list.body.tickets), [t.id]);
+  });
+});
+
+describe("the stream and insights follow deletes and restores", () => {
+  test("a restore sends board_updated naming the ticket; insights leave a deleted ticket out", async () => {
+    const board = await boardWithLanes(api, "stream");
+    const t = await newTicket(api, board.boardId, board.laneIds[0], "watched");
+    const aging = async () =>
+      (await api.get(`/api/boards/${board.boardId}/insights`)).body.aging.map(
+        (entry: any) => entry.ticketId,
+      );
+    assert.deepEqual(await aging(), [t.id]);
+    await deleted(`/api/tickets/${t.id}`);
+    assert.deepEqual(await aging(), []);
+    const entry = await entryOf("ticket", t.id);
+    const stream = await SseClient.open(`${api.url}/api/boards/${board.boardId}/events`);
+    try {
+      await stream.waitUntil(() => stream.comments.includes("connected"));
+      assert.equal((await restore(entry.id)).status, 200);
+      await stream.waitUntil(() => stream.messages.length >= 1);
+      assert.equal(stream.messages[0]?.data.event, "board_updated");
+      assert.deepEqual(stream.messages[0]?.data.ticketIds, [t.id]);
+    } finally {
+      stream.close();
+    }
+    assert.deepEqual(await aging(), [t.id]);
   });
 });
 
