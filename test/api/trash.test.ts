@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
+import { resolveServeConfig } from "../../src/config.js";
 import { useClock } from "../../src/domain/clock.js";
 import { assertError, createTag } from "../helpers/factories.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
@@ -543,4 +544,18 @@ describe("--trash-days 0", () => {
     assert.deepEqual((await zero.get("/api/trash")).body, { items: [] });
     assert.deepEqual(zero.server.db.prepare("SELECT count(*) AS n FROM trash").get(), { n: 0 });
   });
+});
+
+test("--trash-days / TACK_TRASH_DAYS: a whole number from 0 to 36500, 30 when not given", () => {
+  const flags = { host: "127.0.0.1", port: "0", db: "x.sqlite", logLevel: "warn" };
+  assert.equal(resolveServeConfig(flags).config.trashDays, 30);
+  assert.equal(resolveServeConfig({ ...flags, trashDays: "0" }).config.trashDays, 0);
+  assert.equal(resolveServeConfig({ ...flags, trashDays: "36500" }).config.trashDays, 36500);
+  for (const bad of ["-1", "1.5", "x", "", "36501"]) {
+    assert.throws(
+      () => resolveServeConfig({ ...flags, trashDays: bad }),
+      /invalid trash days .*: expected an integer from 0 to 36500/,
+      bad,
+    );
+  }
 });
