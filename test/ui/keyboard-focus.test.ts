@@ -42,17 +42,23 @@ test("Shift+← keeps the moved card focused, unless focus moved on before the a
   sync.holding = true;
   await page.keyboard.press("Shift+ArrowRight");
   const held = await sync.next(); // the move's answer waits for this sync
-  await until(
-    () => cardsOf(doing.id),
-    (ids) => ids.includes(moved as string),
-    "shown in Doing",
-  );
-  const [elsewhere] = await cardsOf(review.id);
-  await page.locator(`#${elsewhere}`).focus();
-  const movedOn = await focused();
-  assert.equal(movedOn, elsewhere, "the user moved on");
-  sync.holding = false;
-  held.release();
+  let movedOn: string | undefined;
+  try {
+    await until(
+      () => cardsOf(doing.id),
+      (ids) => ids.includes(moved as string),
+      "shown in Doing",
+    );
+    const [elsewhere] = await cardsOf(review.id);
+    await page.locator(`#${elsewhere}`).focus();
+    movedOn = await focused();
+    assert.equal(movedOn, elsewhere, "the user moved on");
+  } finally {
+    // Released even when an assertion fails: a held fsync keeps the server (and this file's
+    // process) from ever finishing.
+    sync.holding = false;
+    held.release();
+  }
   const movedId = Number((moved as string).replace("card-", ""));
   await until(
     async () => (await api.get(`/api/tickets/${movedId}`)).body.laneId,
