@@ -4,7 +4,7 @@
 // arrived and announced the writes): timings on a shared machine prove nothing.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { issueBoardDocument } from "../bench/dataset.js";
+import { issueBoardDocument, RARE_WORD } from "../bench/dataset.js";
 import { readMemory } from "../bench/lib.js";
 import { overlappingClaims } from "../bench/swarm-claims.js";
 import { StreamDelays } from "../bench/swarm-delays.js";
@@ -73,6 +73,13 @@ test("the swarm runs its loop without errors or double claims, and the UIs hear 
 });
 
 test("the read-after-write table measures every row, and claim-next hands nothing out twice", async () => {
+  // The swarm above may have resolved every ticket the table would pick (an open one in the lane
+  // with the rare word): give it one of its own.
+  const fresh = await api.post(`/api/boards/${boardId}/tickets`, {
+    title: `A ${RARE_WORD} of our own`,
+    laneId,
+  });
+  assert.equal(fresh.status, 201);
   const { rows, doubleClaims } = await readAfterWrite(
     api.url,
     self,
