@@ -40,7 +40,14 @@ test("every client command's --help has examples that start with `tack <its name
   for (const [name, command] of commands) {
     const help = helpOf(command);
     assert.match(help, /\nExamples:\n {2}\$ /, `no examples for tack ${name}`);
-    const examples = help.slice(help.indexOf("Examples:")).split("\n").slice(1).filter(Boolean);
+    // The examples run to the first blank line; a section after them (mcp's setup lines) is not one.
+    const examples =
+      help
+        .slice(help.indexOf("Examples:"))
+        .split("\n\n")[0]
+        ?.split("\n")
+        .slice(1)
+        .filter(Boolean) ?? [];
     for (const example of examples) {
       // `tack board list` examples start with `tack board list`; aliases name their own command.
       assert.ok(example.includes(`tack ${name.split(" ")[0]}`), `tack ${name}: ${example}`);
