@@ -232,6 +232,26 @@ describe("remote binding", { concurrency: true }, () => {
   });
 });
 
+test("TACK_REQUIRE_TOKEN=1 makes loopback requests present a token, like --require-token", async () => {
+  const dbFile = join(folder, "required.sqlite");
+  const created = await runCli(["token", "create", "--name", "ci"], { TACK_DB_FILE: dbFile });
+  assert.equal(created.code, 0, created.stderr);
+  const token = created.stdout.trim().split("\n").at(-1) as string;
+  const tack = await startCli(["--port", "0"], { TACK_DB_FILE: dbFile, TACK_REQUIRE_TOKEN: "1" });
+  try {
+    const without = await fetch(`${tack.url}/api/boards`);
+    assert.equal(without.status, 401);
+    assert.match(without.headers.get("www-authenticate") ?? "", /^Bearer/);
+    const withToken = await fetch(`${tack.url}/api/boards`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    assert.equal(withToken.status, 200);
+  } finally {
+    const exit = await tack.stop();
+    assert.equal(exit.code, 0, exit.stderr);
+  }
+});
+
 describe("startup failures", { concurrency: true }, () => {
   let occupied: Server | undefined;
   after(() => occupied?.close());
