@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -86,6 +86,17 @@ describe("pages", () => {
     );
     console.log(`# initial JS: ${initial.join(", ")} = ${(bytes / 1024).toFixed(1)} KB gzipped`);
     assert.ok(bytes < 150 * 1024, `${bytes} bytes gzipped`);
+  });
+
+  test("no server code in the bundle: the UI imports the server's schemas as types only", () => {
+    const scripts = readdirSync(join(UI_DIR, "assets")).filter((name) => name.endsWith(".js"));
+    assert.ok(scripts.length > 0);
+    const bundle = scripts.map((name) => readFileSync(join(UI_DIR, "assets", name), "utf8"));
+    // A schema description (src/http/schemas/tickets.ts), a request limit keyword
+    // (src/http/request-limits.ts) and TypeBox's own marker: each only in server code.
+    for (const serverOnly of ["Deprecated alias of isResolved.", "x-max-depth", "TypeBox.Kind"]) {
+      assert.ok(!bundle.some((text) => text.includes(serverOnly)), `bundle contains ${serverOnly}`);
+    }
   });
 });
 

@@ -1,157 +1,55 @@
-// The API's resources as the UI reads them (API.md; CONTRACT.md §12-13 fields are optional so the
-// UI works against servers that do not send them yet).
+import type { Static } from "@sinclair/typebox";
+import type {
+  Board as BoardSchema,
+  BoardShell as BoardShellSchema,
+  Lane as LaneSchema,
+  Tag as TagSchema,
+} from "../../src/http/schemas/boards.js";
+import type { TicketClaim } from "../../src/http/schemas/coordination.js";
+import type { RemoteIssueImportPreview } from "../../src/http/schemas/remote.js";
+import type {
+  ServiceMeta,
+  SessionState as SessionStateSchema,
+} from "../../src/http/schemas/service.js";
+import type {
+  ActivityLog,
+  TicketEvent as TicketEventSchema,
+} from "../../src/http/schemas/ticket-records.js";
+import type {
+  Comment as CommentSchema,
+  TicketExternalReference,
+  TicketRelation as TicketRelationSchema,
+  TicketRemote,
+  TicketRemoteSummary,
+  Ticket as TicketSchema,
+  TicketSummary as TicketSummarySchema,
+} from "../../src/http/schemas/tickets.js";
+import type { TrashItem as TrashItemSchema } from "../../src/http/schemas/trash.js";
 
-export interface Board {
-  id: number;
-  name: string;
-  createdAt: string;
-  updatedAt: string;
-  position?: number;
-}
+// The API's resources as the UI reads them, typed from the very TypeBox schemas the server
+// validates and serializes with (as src/client/api-types.ts does for the CLI and MCP). A field
+// renamed or retyped on the server is a type error in the UI (`npm run typecheck`), not a
+// silent `undefined` in the browser. Only `import type`: the build erases these imports, so no
+// server code reaches the bundle (test/ui/types.test.ts checks both).
+//
+// Every export here is a type alias of a server schema or a derivation of one; nothing is
+// restated by hand.
 
-export interface Lane {
-  id: number;
-  boardId: number;
-  name: string;
-  position: number;
-  /** Soft limit on open tickets (CONTRACT.md §14); null or absent: none. */
-  wipLimit?: number | null;
-}
-
-export interface Tag {
-  id: number;
-  boardId: number;
-  name: string;
-  color: string;
-}
-
-export interface Claim {
-  actor: string;
-  claimedAt: string;
-  expiresAt: string;
-}
-
-export interface RemoteSummary {
-  provider: string;
-  displayRef: string;
-  url: string;
-}
-
-export interface RemoteDetail extends RemoteSummary {
-  ticketId: number;
-  instanceUrl: string;
-  title: string;
-  bodyMarkdown: string;
-  bodyHtml: string;
-  state: string | null;
-  remoteUpdatedAt: string | null;
-  lastSyncedAt: string;
-}
-
-export interface ExternalReference {
-  id: number;
-  kind: string;
-  provider: string;
-  displayRef: string;
-  url: string;
-  title: string | null;
-}
-
-export interface TicketRelation {
-  id: number;
-  title: string;
-  laneId: number;
-  isResolved: boolean;
-  priority: number;
-  ref: string;
-  shortRef: string;
-}
-
-export interface TicketSummary {
-  id: number;
-  boardId: number;
-  laneId: number;
-  parentTicketId: number | null;
-  hasChildren: boolean;
-  title: string;
-  isResolved: boolean;
-  isArchived: boolean;
-  priority: number;
-  position: number;
-  createdAt: string;
-  updatedAt: string;
-  tags: Tag[];
-  blockerIds: number[];
-  relatedIds: number[];
-  ref: string;
-  shortRef: string;
-  remote: RemoteSummary | null;
-  externalReferences: ExternalReference[];
-  version?: number;
-  claim?: Claim | null;
-}
-
-export interface Comment {
-  id: number;
-  ticketId: number;
-  bodyMarkdown: string;
-  bodyHtml: string;
-  createdAt: string;
-  sync: {
-    status: "local_only" | "pushing" | "pushed" | "push_failed";
-    lastError: string | null;
-    pushedAt: string | null;
-  };
-}
-
-export interface Ticket extends Omit<TicketSummary, "remote"> {
-  bodyMarkdown: string;
-  bodyHtml: string;
-  comments: Comment[];
-  blockers: TicketRelation[];
-  blockedBy: TicketRelation[];
-  related: TicketRelation[];
-  parent: TicketRelation | null;
-  children: TicketRelation[];
-  remote: RemoteDetail | null;
-}
-
-export interface BoardShell {
-  board: Board;
-  lanes: Lane[];
-  tags: Tag[];
-}
-
-export interface ActivityEntry {
-  id: number;
-  action: string;
-  message: string;
-  createdAt: string;
-}
-
-export interface TicketEvent {
-  id: number;
-  source: string;
-  kind: string;
-  title: string;
-  summary: string | null;
-  createdAt: string;
-}
-
-export interface Meta {
-  name: string;
-  version: string;
-  remoteProviders: { id: string; hasCredential: boolean }[];
-}
-
-export interface ImportPreview {
-  displayRef: string;
-  url: string;
-  title: string;
-  state: string | null;
-  duplicate: boolean;
-  existingTicketId: number | null;
-  existingTicketRef: string | null;
-}
-
-export const PRIORITIES: Record<number, string> = { 1: "Low", 2: "Medium", 3: "High", 4: "Urgent" };
+export type Board = Static<typeof BoardSchema>;
+export type Lane = Static<typeof LaneSchema>;
+export type Tag = Static<typeof TagSchema>;
+export type BoardShell = Static<typeof BoardShellSchema>;
+export type Claim = Static<typeof TicketClaim>;
+export type RemoteSummary = Static<typeof TicketRemoteSummary>;
+export type RemoteDetail = Static<typeof TicketRemote>;
+export type ExternalReference = Static<typeof TicketExternalReference>;
+export type TicketRelation = Static<typeof TicketRelationSchema>;
+export type TicketSummary = Static<typeof TicketSummarySchema>;
+export type Comment = Static<typeof CommentSchema>;
+export type Ticket = Static<typeof TicketSchema>;
+export type ActivityEntry = Static<typeof ActivityLog>;
+export type TicketEvent = Static<typeof TicketEventSchema>;
+export type Meta = Static<typeof ServiceMeta>;
+export type ImportPreview = Static<typeof RemoteIssueImportPreview>;
+export type TrashItem = Static<typeof TrashItemSchema>;
+export type SessionState = Static<typeof SessionStateSchema>;

@@ -2,17 +2,7 @@ import { signal } from "@preact/signals";
 import { api, errorMessage } from "./api";
 import { boardId, loadBoards, refresh } from "./store";
 import { dismiss, toast, toasts } from "./toasts";
-
-/** What the server's trash lists (GET /api/trash). */
-export interface TrashItem {
-  id: number;
-  kind: "board" | "lane" | "tag" | "ticket" | "comment";
-  objectId: number;
-  boardId: number;
-  label: string;
-  deletedAt: string;
-  expiresAt: string;
-}
+import type { TrashItem } from "./types";
 
 /** How long the Undo of a delete is offered in its toast. */
 const UNDO_MS = 10_000;

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { RemoteProviderId } from "../../providers/types.js";
 import { answer, errors } from "../schemas/common.js";
+import { ServiceMeta } from "../schemas/service.js";
 import type { TackApp } from "../types.js";
 
 export interface ServiceInfo {
@@ -46,13 +47,7 @@ export function serviceRoutes(app: TackApp, info: ServiceInfo): void {
         tags: ["service"],
         response: {
           200: answer(
-            Type.Object({
-              name: Type.String(),
-              version: Type.String(),
-              remoteProviders: Type.Array(
-                Type.Object({ id: Type.String(), hasCredential: Type.Boolean() }),
-              ),
-            }),
+            ServiceMeta,
             "The service's name and version, and which remote providers have a credential (never the credential).",
           ),
           ...errors(400, 500),

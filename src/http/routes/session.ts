@@ -10,6 +10,7 @@ import {
   sessionCookie,
 } from "../access-guard.js";
 import { answer, errors } from "../schemas/common.js";
+import { SessionState } from "../schemas/service.js";
 import type { TackApp } from "../types.js";
 
 /** Browsers drop cookies after 400 days anyway; the session itself lasts as long as its token. */
@@ -109,13 +110,7 @@ export function sessionRoutes(
           "For the web UI: whether a usable session cookie came with the request (then it offers " +
           "sign-out), and whether the request may only read.",
         response: {
-          200: answer(
-            Type.Object({
-              signedIn: Type.Boolean({ description: "a usable session cookie was sent" }),
-              readOnly: Type.Boolean({ description: "the token or session may only read" }),
-            }),
-            "The session state of this request.",
-          ),
+          200: answer(SessionState, "The session state of this request."),
           ...errors(400, 401, 429),
         },
       },

@@ -1,7 +1,7 @@
 import { memo } from "preact/compat";
 import { onCardPointerDown } from "../drag";
+import { PRIORITIES } from "../priorities";
 import type { TicketSummary } from "../types";
-import { PRIORITIES } from "../types";
 import { ClaimBadge, PriorityBadge, TagChip } from "./bits";
 
 export interface CardProps {

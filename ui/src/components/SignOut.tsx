@@ -2,11 +2,7 @@ import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { api, errorMessage } from "../api";
 import { toast } from "../toasts";
-
-interface SessionState {
-  signedIn: boolean;
-  readOnly: boolean;
-}
+import type { SessionState } from "../types";
 
 /**
  * Sign-out, shown when the page runs on a session cookie (remote access, CONTRACT.md §15). The

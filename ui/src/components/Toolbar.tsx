@@ -9,9 +9,9 @@ import {
   setFilters,
 } from "../filters";
 import { sidebarCollapsed, theme } from "../prefs";
+import { PRIORITIES } from "../priorities";
 import { boardUrl, navigate, route } from "../router";
 import { board, lanes, meta, streamState, tags } from "../store";
-import { PRIORITIES } from "../types";
 
 export const SEARCH_ID = "search";
 

@@ -3,7 +3,8 @@ import { useEffect } from "preact/hooks";
 import { api, errorMessage } from "../api";
 import { boards } from "../store";
 import { toast } from "../toasts";
-import { restoreEntry, type TrashItem } from "../undo";
+import type { TrashItem } from "../types";
+import { restoreEntry } from "../undo";
 import { Modal } from "./Modal";
 
 /**

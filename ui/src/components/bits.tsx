@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
+import { PRIORITIES } from "../priorities";
 import type { Claim, Tag } from "../types";
-import { PRIORITIES } from "../types";
 
 const PRIORITY_GLYPHS: Record<number, string> = { 1: "↓", 2: "–", 3: "↑", 4: "‼" };
 
