@@ -20,6 +20,7 @@ export const UI_CLIENT_ROUTES = [
   "/",
   "/boards/:boardId",
   "/boards/:boardId/list",
+  "/boards/:boardId/insights",
   "/tickets/:ticketId",
 ];
 

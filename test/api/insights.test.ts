@@ -122,6 +122,7 @@ describe("GET /api/boards/{id}/insights", () => {
       "throughput",
       "leadTime",
       "cycleTime",
+      "completions",
       "aging",
       "actors",
     ]);
@@ -143,6 +144,11 @@ describe("GET /api/boards/{id}/insights", () => {
     // (3h), Bt from its first move out of todo at 26h (4h). Nearest rank of two values.
     assert.deepEqual(answer.leadTime, { count: 2, p50: 5 * 3600, p85: 29 * 3600, p95: 29 * 3600 });
     assert.deepEqual(answer.cycleTime, { count: 2, p50: 3 * 3600, p85: 4 * 3600, p95: 4 * 3600 });
+    // The points behind those percentiles, by resolution time.
+    assert.deepEqual(answer.completions, [
+      { ticketId: ids.A, resolvedAt: iso(5), leadSeconds: 5 * 3600, cycleSeconds: 3 * 3600 },
+      { ticketId: ids.Bt, resolvedAt: iso(30), leadSeconds: 29 * 3600, cycleSeconds: 4 * 3600 },
+    ]);
     // Open now: D in todo since its creation, K in doing since 20h; now is 48h.
     assert.deepEqual(answer.aging, [
       { ticketId: ids.D, laneId: board.todo, since: iso(7), ageSeconds: 41 * 3600 },
@@ -239,8 +245,12 @@ describe("GET /api/boards/{id}/insights", () => {
     );
     at(101);
     await ok(api.patch(`/api/tickets/${first.id}/transition`, { laneName: "a" }));
+    clock = T0 + 101.5 * HOUR;
+    const quick = await create(imported.board.id, a, "resolved without a start");
     at(102);
     await patch(first.id, { isResolved: true });
+    clock = T0 + 102.5 * HOUR;
+    await patch(quick, { isResolved: true });
     at(110);
     const answer = await insights(imported.board.id, `from=${iso(100)}&to=${iso(103)}&bucket=hour`);
     const lanes = (countA: number, countB: number) => [
@@ -249,16 +259,21 @@ describe("GET /api/boards/{id}/insights", () => {
     ];
     assert.deepEqual(answer.flow, [
       { at: iso(100), lanes: lanes(1, 1) },
-      { at: iso(101), lanes: lanes(2, 0) },
-      { at: iso(102), lanes: lanes(2, 0) },
+      { at: iso(101), lanes: lanes(3, 0) },
+      { at: iso(102), lanes: lanes(3, 0) },
     ]);
     // Imported resolved is not a resolution; the move out of b at 101h started the work.
     assert.deepEqual(
       answer.throughput.map((entry: { resolved: number }) => entry.resolved),
-      [0, 0, 1],
+      [0, 0, 2],
     );
-    assert.deepEqual(answer.leadTime, { count: 1, p50: 7200, p85: 7200, p95: 7200 });
+    assert.deepEqual(answer.leadTime, { count: 2, p50: 3600, p85: 7200, p95: 7200 });
     assert.deepEqual(answer.cycleTime, { count: 1, p50: 3600, p85: 3600, p95: 3600 });
+    // A ticket resolved without a start has a lead time and no cycle time.
+    assert.deepEqual(answer.completions, [
+      { ticketId: first.id, resolvedAt: iso(102), leadSeconds: 7200, cycleSeconds: 3600 },
+      { ticketId: quick, resolvedAt: iso(102.5), leadSeconds: 3600, cycleSeconds: null },
+    ]);
     assert.deepEqual(answer.aging, []);
     at(48);
   });

@@ -24,6 +24,7 @@ describe("pages", () => {
     "/",
     `/boards/${board.board.id}`,
     `/boards/${board.board.id}/list`,
+    `/boards/${board.board.id}/insights`,
     "/tickets/1",
   ]) {
     test(`GET ${path} answers the app's index.html with its security headers`, async () => {

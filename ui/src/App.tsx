@@ -2,6 +2,7 @@ import { useSignal, useSignalEffect } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { api, errorMessage } from "./api";
 import { BulkBar } from "./components/BulkBar";
+import { InsightsLoader } from "./components/InsightsLoader";
 import { KanbanView } from "./components/Kanban";
 import { ListView } from "./components/ListView";
 import { Overlays } from "./components/Overlays";
@@ -10,6 +11,7 @@ import { TicketDialog } from "./components/TicketDialog";
 import { SEARCH_ID, Toolbar } from "./components/Toolbar";
 import { rememberedView } from "./filters";
 import { installKeyboard } from "./keyboard";
+import { ticketReturnPath } from "./navigation";
 import { recall, remember } from "./prefs";
 import { boardUrl, navigate, query, route } from "./router";
 import {
@@ -67,6 +69,10 @@ export function App() {
       void openBoard(current.boardId);
       return;
     }
+    if (current.name === "insights") {
+      void openBoard(current.boardId);
+      return;
+    }
     if (current.name === "ticket") {
       const known = ticketBoard.peek();
       if (known?.ticketId === current.ticketId) {
@@ -92,6 +98,11 @@ export function App() {
         ? rememberedView(boardId.value).view
         : "kanban";
 
+  // The Insights view, also behind a ticket dialog opened from it.
+  const showInsights =
+    current.name === "insights" ||
+    (current.name === "ticket" && /\/insights(\?|$)/.test(ticketReturnPath() ?? ""));
+
   return (
     <div class="app">
       <a class="skip-link" href="#main">
@@ -107,7 +118,8 @@ export function App() {
         )}
         {ready.value && boards.value.length === 0 && current.name === "home" && <FirstBoard />}
         {loadError.value && <Empty title="This board cannot be shown" text={loadError.value} />}
-        {board.value && (
+        {board.value && showInsights && <InsightsLoader />}
+        {board.value && !showInsights && (
           <>
             <Toolbar />
             <BulkBar />

@@ -14,8 +14,9 @@ import {
   shownInLane,
   toggleSelected,
 } from "./board-state";
+import { rememberedView } from "./filters";
 import { openTicket } from "./navigation";
-import { route } from "./router";
+import { boardUrl, insightsUrl, navigate, route } from "./router";
 import { lanes, patchTicket, tickets } from "./store";
 import { announce } from "./toasts";
 import { undoLastDelete } from "./undo";
@@ -122,6 +123,17 @@ export function installKeyboard(focusSearch: () => void): void {
     if (event.key === "/") {
       event.preventDefault();
       focusSearch();
+      return;
+    }
+    if (event.key === "i" && (current.name === "board" || current.name === "insights")) {
+      // The board's Insights view, and back to the board from it.
+      event.preventDefault();
+      const back = rememberedView(current.boardId);
+      navigate(
+        current.name === "board"
+          ? insightsUrl(current.boardId)
+          : boardUrl(current.boardId, back.view, back.search),
+      );
       return;
     }
     if (current.name !== "board") return;

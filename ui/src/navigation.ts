@@ -28,3 +28,8 @@ export function closeTicket(boardId: number | null): void {
   const id = focusedTicketId.value;
   requestAnimationFrame(() => document.getElementById(`card-${id}`)?.focus());
 }
+
+/** Where the open ticket dialog returns to (the Insights view stays behind a dialog opened there). */
+export function ticketReturnPath(): string | null {
+  return returnTo;
+}

@@ -1,10 +1,12 @@
 import { signal } from "@preact/signals";
 
-// Client routes: /, /boards/{id}, /boards/{id}/list, /tickets/{id}; filters live in the query.
+// Client routes: /, /boards/{id}, /boards/{id}/list, /boards/{id}/insights, /tickets/{id};
+// filters (and the insights period) live in the query.
 
 export type Route =
   | { name: "home" }
   | { name: "board"; boardId: number; view: "kanban" | "list" }
+  | { name: "insights"; boardId: number }
   | { name: "ticket"; ticketId: number }
   | { name: "unknown" };
 
@@ -13,6 +15,8 @@ export function parseRoute(pathname: string): Route {
   let match = /^\/boards\/(\d+)(\/list)?\/?$/.exec(pathname);
   if (match)
     return { name: "board", boardId: Number(match[1]), view: match[2] ? "list" : "kanban" };
+  match = /^\/boards\/(\d+)\/insights\/?$/.exec(pathname);
+  if (match) return { name: "insights", boardId: Number(match[1]) };
   match = /^\/tickets\/(\d+)\/?$/.exec(pathname);
   if (match) return { name: "ticket", ticketId: Number(match[1]) };
   return { name: "unknown" };
@@ -37,4 +41,8 @@ window.addEventListener("popstate", sync);
 
 export function boardUrl(boardId: number, view: "kanban" | "list", search = ""): string {
   return `/boards/${boardId}${view === "list" ? "/list" : ""}${search ? `?${search}` : ""}`;
+}
+
+export function insightsUrl(boardId: number, search = ""): string {
+  return `/boards/${boardId}/insights${search ? `?${search}` : ""}`;
 }

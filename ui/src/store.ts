@@ -22,6 +22,8 @@ export const remoteChange = signal<{ ticketIds: number[] | null; at: number }>({
   at: 0,
 });
 export const streamState = signal<"connecting" | "live" | "offline">("connecting");
+/** Bumped on every message of the open board's stream (the Insights view refetches on it). */
+export const streamMessages = signal(0);
 
 /** Tickets per lane in board order (CONTRACT §4: non-archived first, then position, then id). */
 export const ticketsByLane = computed(() => {
@@ -208,6 +210,7 @@ function connectStream(id: number): void {
     }
   };
   stream.onmessage = (message) => {
+    streamMessages.value++;
     let data: { event?: string; ticketIds?: unknown } = {};
     try {
       data = JSON.parse(message.data);

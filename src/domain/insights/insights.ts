@@ -32,6 +32,13 @@ export interface BoardInsights {
   throughput: Array<{ at: string; resolved: number }>;
   leadTime: Percentiles;
   cycleTime: Percentiles;
+  /** Each ticket counted in leadTime: the points behind the percentiles (the UI's scatter). */
+  completions: Array<{
+    ticketId: number;
+    resolvedAt: string;
+    leadSeconds: number;
+    cycleSeconds: number | null;
+  }>;
   aging: Array<{ ticketId: number; laneId: number; since: string; ageSeconds: number }>;
   actors: Array<{ actor: string; claimed: number; resolved: number }>;
 }
@@ -142,6 +149,12 @@ export function insightsService(
 
       const leadTimes: number[] = [];
       const cycleTimes: number[] = [];
+      const completions: Array<{
+        ticketId: number;
+        resolvedAt: number;
+        leadSeconds: number;
+        cycleSeconds: number | null;
+      }> = [];
       const aging: Array<{ ticketId: number; laneId: number; since: number }> = [];
       let cursor = 0;
       // Histories arrive grouped by ticket id, ascending; tickets are matched to them by id.
@@ -160,10 +173,19 @@ export function insightsService(
         stay: CurrentStay,
       ) {
         if (ticket.isResolved && stay.resolvedAt !== null && inWindow(stay.resolvedAt)) {
-          leadTimes.push(seconds(stay.resolvedAt - stay.arrivedAt));
+          const lead = seconds(stay.resolvedAt - stay.arrivedAt);
+          leadTimes.push(lead);
+          let cycle: number | null = null;
           if (stay.startedAt !== null && stay.startedAt <= stay.resolvedAt) {
-            cycleTimes.push(seconds(stay.resolvedAt - stay.startedAt));
+            cycle = seconds(stay.resolvedAt - stay.startedAt);
+            cycleTimes.push(cycle);
           }
+          completions.push({
+            ticketId: ticket.id,
+            resolvedAt: stay.resolvedAt,
+            leadSeconds: lead,
+            cycleSeconds: cycle,
+          });
         }
         if (!ticket.isResolved && !ticket.isArchived) {
           aging.push({ ticketId: ticket.id, laneId: ticket.laneId, since: stay.laneSince });
@@ -171,6 +193,7 @@ export function insightsService(
       }
 
       aging.sort((a, b) => a.since - b.since || a.ticketId - b.ticketId);
+      completions.sort((a, b) => a.resolvedAt - b.resolvedAt || a.ticketId - b.ticketId);
       const laneCounts = lanes.map((lane) => ({ laneId: lane.id, counts: flow.counts(lane.id) }));
       const buckets = Array.from({ length: window.count }, (_, index) => index);
       return {
@@ -190,6 +213,7 @@ export function insightsService(
         })),
         leadTime: percentiles(leadTimes),
         cycleTime: percentiles(cycleTimes),
+        completions: completions.map((entry) => ({ ...entry, resolvedAt: iso(entry.resolvedAt) })),
         aging: aging.map((entry) => ({
           ticketId: entry.ticketId,
           laneId: entry.laneId,

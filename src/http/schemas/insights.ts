@@ -42,6 +42,18 @@ export const BoardInsights = Type.Object(
     }),
     leadTime: Percentiles,
     cycleTime: Percentiles,
+    completions: Type.Array(
+      Type.Object({
+        ticketId: Id,
+        resolvedAt: Timestamp,
+        leadSeconds: Type.Integer({ minimum: 0 }),
+        cycleSeconds: Seconds,
+      }),
+      {
+        description:
+          "The tickets counted in leadTime, by resolution time: each one's lead and cycle time (tack's addition: the points behind the percentiles).",
+      },
+    ),
     aging: Type.Array(
       Type.Object({
         ticketId: Id,

@@ -65,6 +65,7 @@ const SHORTCUTS: [string, string][] = [
   ["Alt + ↑ / ↓", "Reorder boards (on a board in the sidebar)"],
   ["u", "Undo the last delete (it comes back from the trash)"],
   ["Shift + T", "Open the trash: restore or erase what was deleted"],
+  ["i", "Insights of the board (flow, cycle time, aging); again: back to the board"],
 ];
 
 function Help(props: { onClose: () => void }) {

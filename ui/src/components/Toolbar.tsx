@@ -10,7 +10,7 @@ import {
 } from "../filters";
 import { sidebarCollapsed, theme } from "../prefs";
 import { PRIORITIES } from "../priorities";
-import { boardUrl, navigate, route } from "../router";
+import { boardUrl, insightsUrl, navigate, route } from "../router";
 import { board, lanes, meta, streamState, tags } from "../store";
 
 export const SEARCH_ID = "search";
@@ -79,6 +79,16 @@ export function Toolbar() {
             }}
           >
             List
+          </a>
+          <a
+            href={insightsUrl(current.boardId)}
+            title="Insights (i)"
+            onClick={(event) => {
+              event.preventDefault();
+              navigate(insightsUrl(current.boardId));
+            }}
+          >
+            Insights
           </a>
         </div>
         <span class="card-spacer" />
