@@ -1,5 +1,6 @@
 // `npm run screenshots`: the README's screenshots (docs/screenshots/), from a demo board on a
-// temporary database, in Debian's Chromium: desktop light and dark, phone, list, ticket dialog.
+// temporary database, in Debian's Chromium: desktop light and dark, phone, list, ticket dialog,
+// trash, lane WIP limits. `npm run screenshots -- wip` makes only those whose name starts so.
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { startTestServer } from "../helpers/server.js";
@@ -22,7 +23,8 @@ await api.post(`/api/tickets/${detailed}/events`, {
   title: "benchmark finished",
   summary: "p50 first card 0.4 s",
 });
-void lanes;
+const only = process.argv[2] ?? "";
+const wanted = (name: string) => name.startsWith(only);
 
 const shots: [string, PageOptions, string][] = [
   ["board-light", { width: 1440, height: 900 }, `/boards/${boardId}`],
@@ -50,7 +52,7 @@ const shots: [string, PageOptions, string][] = [
     `/tickets/${detailed}`,
   ],
 ];
-for (const [name, options, path] of shots) {
+for (const [name, options, path] of shots.filter(([name]) => wanted(name))) {
   const { page, context } = await openPage(api.url + path, options);
   await page.locator(".card, .list-row[data-ticket-id], .ticket").first().waitFor();
   await page.waitForTimeout(300);
@@ -58,6 +60,45 @@ for (const [name, options, path] of shots) {
   await context.close();
   console.log(`docs/screenshots/${name}.png`);
 }
+
+// Lane WIP limits: Backlog at its limit, Doing over it, Review without one. The lane headers on a
+// desktop and the lane tabs on a phone, light and dark, clipped to where the figures are.
+const loadOf = async (laneId: number) =>
+  (
+    (await api.get(`/api/boards/${boardId}/tickets`)).body.tickets as Array<{
+      laneId: number;
+      isResolved: boolean;
+      isArchived: boolean;
+    }>
+  ).filter((ticket) => ticket.laneId === laneId && !ticket.isResolved && !ticket.isArchived).length;
+const backlog = lanes[0] as { id: number };
+const doing = lanes[1] as { id: number };
+await api.patch(`/api/lanes/${backlog.id}`, { wipLimit: await loadOf(backlog.id) });
+await api.patch(`/api/lanes/${doing.id}`, { wipLimit: (await loadOf(doing.id)) - 1 });
+const wipShots: [string, PageOptions, { width: number; height: number }][] = [
+  ["wip-light", { width: 1440, height: 900 }, { width: 1200, height: 220 }],
+  ["wip-dark", { width: 1440, height: 900, colorScheme: "dark" }, { width: 1200, height: 220 }],
+  ["wip-phone", { width: 390, height: 844, hasTouch: true }, { width: 390, height: 300 }],
+  [
+    "wip-phone-dark",
+    { width: 390, height: 844, hasTouch: true, colorScheme: "dark" },
+    { width: 390, height: 300 },
+  ],
+];
+for (const [name, options, size] of wipShots.filter(([name]) => wanted(name))) {
+  const { page, context } = await openPage(`${api.url}/boards/${boardId}`, options);
+  await page.locator(".lane-wip").first().waitFor();
+  await page.waitForTimeout(300);
+  const board = await page.locator(".kanban").boundingBox();
+  if (!board) throw new Error("no board on the page");
+  const x = options.hasTouch ? 0 : board.x;
+  const y = options.hasTouch ? 0 : board.y;
+  await page.screenshot({ path: `${folder}${name}.png`, clip: { x, y, ...size } });
+  await context.close();
+  console.log(`docs/screenshots/${name}.png`);
+}
+await api.patch(`/api/lanes/${backlog.id}`, { wipLimit: null });
+await api.patch(`/api/lanes/${doing.id}`, { wipLimit: null });
 
 // The Trash view (Shift+T) with a few deleted things, desktop and phone, light and dark.
 const trashed = (await api.get(`/api/boards/${boardId}/tickets`)).body.tickets.slice(-2);
@@ -69,7 +110,7 @@ const trashShots: [string, PageOptions][] = [
   ["trash-phone", { width: 390, height: 844, hasTouch: true }],
   ["trash-phone-dark", { width: 390, height: 844, hasTouch: true, colorScheme: "dark" }],
 ];
-for (const [name, options] of trashShots) {
+for (const [name, options] of trashShots.filter(([name]) => wanted(name))) {
   const { page, context } = await openPage(`${api.url}/boards/${boardId}`, options);
   await page.locator(".card, .list-row[data-ticket-id]").first().waitFor();
   await page.locator("body").press("Shift+T");

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
+import type { Locator } from "playwright-core";
 import { startTestServer } from "../helpers/server.js";
 import { openPage, until } from "./browser.js";
 import { seedDemoBoard } from "./seed.js";
@@ -119,27 +120,85 @@ describe("narrow windows and lane WIP limits", () => {
     await context.close();
   });
 
-  test("the lane header shows load / limit, marked at the limit", async () => {
-    const lanes = (await api.get(`/api/boards/${first.boardId}/lanes`)).body.lanes;
+  test("with a WIP limit the lane header and the phone tab show load / limit once, marked at and over it", async () => {
+    const lanes = (await api.get(`/api/boards/${first.boardId}/lanes`)).body.lanes as Array<{
+      id: number;
+      name: string;
+    }>;
     const tickets = (await api.get(`/api/boards/${first.boardId}/tickets`)).body.tickets as Array<{
       laneId: number;
       isResolved: boolean;
       isArchived: boolean;
     }>;
-    const lane = lanes[0];
-    const load = tickets.filter(
-      (t) => t.laneId === lane.id && !t.isResolved && !t.isArchived,
-    ).length;
-    await api.patch(`/api/lanes/${lane.id}`, { wipLimit: Math.max(load, 1) });
-    const { page, context, errors } = await openPage(`${api.url}/boards/${first.boardId}`);
-    const badge = page.locator(`[data-lane-id="${lane.id}"] .lane-wip`);
-    await badge.waitFor();
-    assert.equal(
-      (await badge.locator('[aria-hidden="true"]').innerText()).trim(),
-      `${load} / ${Math.max(load, 1)}`,
+    const loadOf = (laneId: number) =>
+      tickets.filter((t) => t.laneId === laneId && !t.isResolved && !t.isArchived).length;
+    const [full, over, plain] = lanes as [(typeof lanes)[0], (typeof lanes)[0], (typeof lanes)[0]];
+    const fullLoad = loadOf(full.id);
+    const overLoad = loadOf(over.id);
+    assert.ok(fullLoad >= 1 && overLoad >= 2, "the demo board fills its first two lanes");
+    await api.patch(`/api/lanes/${full.id}`, { wipLimit: fullLoad });
+    await api.patch(`/api/lanes/${over.id}`, { wipLimit: overLoad - 1 });
+
+    // Desktop, light: the figure once per header; a lane without a limit keeps its count.
+    const desktop = await openPage(`${api.url}/boards/${first.boardId}`);
+    const header = (laneId: number) =>
+      desktop.page.locator(`[data-lane-id="${laneId}"] .lane-header`);
+    await header(over.id).locator(".lane-wip").waitFor();
+    for (const [lane, text, state] of [
+      [full, `${fullLoad} / ${fullLoad}`, "is-full"],
+      [over, `${overLoad} / ${overLoad - 1}`, "is-over"],
+    ] as const) {
+      const badge = header(lane.id).locator(".lane-wip");
+      assert.equal((await badge.locator('[aria-hidden="true"]').innerText()).trim(), text);
+      assert.match((await badge.getAttribute("class")) ?? "", new RegExp(state));
+      assert.equal(await header(lane.id).locator(".lane-count").count(), 0, "no second count");
+    }
+    assert.equal(await header(plain.id).locator(".lane-wip").count(), 0);
+    assert.equal(await header(plain.id).locator(".lane-count").count(), 1);
+    await markedApart(
+      header(over.id).locator(".lane-wip"),
+      header(plain.id).locator(".lane-count"),
     );
-    assert.match((await badge.getAttribute("class")) ?? "", load >= 1 ? /is-full/ : /is-under/);
-    assert.deepEqual(errors, []);
-    await context.close();
+    assert.deepEqual(desktop.errors, []);
+    await desktop.context.close();
+
+    // A 390-px phone, dark: the lane tabs carry the same figure, compact, and say it in words.
+    const phone = await openPage(`${api.url}/boards/${first.boardId}`, {
+      width: 390,
+      height: 844,
+      hasTouch: true,
+      colorScheme: "dark",
+    });
+    const overTab = phone.page.getByRole("tab", {
+      name: `${over.name}, over its WIP limit: ${overLoad} open, limit ${overLoad - 1}`,
+    });
+    await overTab.waitFor();
+    assert.match(
+      await overTab.innerText(),
+      new RegExp(`${over.name}\\s*${overLoad}/${overLoad - 1}`),
+    );
+    assert.match((await overTab.locator(".lane-wip").getAttribute("class")) ?? "", /is-over/);
+    const fullTab = phone.page.getByRole("tab", {
+      name: `${full.name}, at its WIP limit: ${fullLoad} open, limit ${fullLoad}`,
+    });
+    assert.match((await fullTab.locator(".lane-wip").getAttribute("class")) ?? "", /is-full/);
+    const plainTab = phone.page.getByRole("tab", { name: plain.name });
+    assert.equal(await plainTab.locator(".lane-wip").count(), 0);
+    assert.equal(await plainTab.locator(".lane-count").count(), 1);
+    await markedApart(overTab.locator(".lane-wip"), plainTab.locator(".lane-count"));
+    assert.deepEqual(phone.errors, []);
+    await phone.context.close();
   });
 });
+
+/** The marked badge does not look like a plain count: its text colour differs, and it is bold. */
+async function markedApart(marked: Locator, plain: Locator): Promise<void> {
+  const style = (locator: Locator) =>
+    locator.evaluate((element) => {
+      const computed = getComputedStyle(element);
+      return { color: computed.color, weight: Number(computed.fontWeight) };
+    });
+  const [a, b] = [await style(marked), await style(plain)];
+  assert.notEqual(a.color, b.color);
+  assert.ok(a.weight > b.weight, JSON.stringify({ a, b }));
+}

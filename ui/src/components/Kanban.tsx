@@ -7,10 +7,14 @@ import { boardId, lanes } from "../store";
 import { toast } from "../toasts";
 import type { Lane } from "../types";
 import { LaneColumn } from "./Lane";
+import { LaneFigure, laneLoad, wipWords } from "./LaneWip";
 
 const narrow = window.matchMedia("(max-width: 700px)");
 
-/** The board: lanes as columns; on a phone one lane at a time behind lane tabs with counts. */
+/**
+ * The board: lanes as columns; on a phone one lane at a time behind lane tabs with counts (or
+ * load / limit, marked like the lane header).
+ */
 export function KanbanView() {
   const isNarrow = useSignal(narrow.matches);
   useEffect(() => {
@@ -41,10 +45,16 @@ export function KanbanView() {
               type="button"
               role="tab"
               aria-selected={lane.id === phoneLaneId.value}
+              // With a limit the tab's name says the load in words ("3/2" alone reads poorly).
+              aria-label={
+                lane.wipLimit == null
+                  ? undefined
+                  : `${lane.name}, ${wipWords(laneLoad(lane.id), lane.wipLimit)}`
+              }
               class="lane-tab"
               onClick={() => (phoneLaneId.value = lane.id)}
             >
-              {lane.name} <span class="lane-count">{views.get(lane.id)?.total ?? 0}</span>
+              {lane.name} <LaneFigure lane={lane} shown={views.get(lane.id)?.total ?? 0} compact />
             </button>
           ))}
         </div>

@@ -13,7 +13,7 @@ import { createTicket, lanes, tickets } from "../store";
 import type { Lane, TicketSummary } from "../types";
 import { Card } from "./Card";
 import { LaneMenu } from "./LaneMenu";
-import { LaneWipBadge } from "./LaneWip";
+import { LaneFigure } from "./LaneWip";
 
 /** Columns longer than this render only the cards near the visible part. */
 const VIRTUALIZE_FROM = 60;
@@ -204,10 +204,7 @@ export function LaneColumn({ lane, view, onOpen }: Props) {
         <h2 class="lane-title" id={`lane-title-${lane.id}`}>
           {lane.name}
         </h2>
-        <span class="lane-count" title={`${view.total} ticket(s) shown`}>
-          {view.total}
-        </span>
-        <LaneWipBadge lane={lane} />
+        <LaneFigure lane={lane} shown={view.total} />
         <span class="card-spacer" />
         <button
           type="button"

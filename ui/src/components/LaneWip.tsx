@@ -13,25 +13,52 @@ export function laneLoad(laneId: number): number {
   return load;
 }
 
+type WipState = "under" | "full" | "over";
+
+function wipState(load: number, limit: number): WipState {
+  return load > limit ? "over" : load === limit ? "full" : "under";
+}
+
+/** The load against the limit in words, for screen readers and tooltips. */
+export function wipWords(load: number, limit: number): string {
+  const state = wipState(load, limit);
+  return state === "over"
+    ? `over its WIP limit: ${load} open, limit ${limit}`
+    : state === "full"
+      ? `at its WIP limit: ${load} open, limit ${limit}`
+      : `${load} open of a WIP limit of ${limit}`;
+}
+
 /**
- * `load / limit` in the lane header, marked once the lane is at its limit and more strongly
- * over it. Limits are soft: nothing is refused, the header shows where work piles up.
+ * A lane's figure in its header and in its phone tab. With a WIP limit it is the load against
+ * the limit, once (a ticket count beside it read as "Doing 3 [3 / 2]"); without one, the number
+ * of tickets the lane shows.
  */
-export function LaneWipBadge({ lane }: { lane: Lane }) {
+export function LaneFigure(props: { lane: Lane; shown: number; compact?: boolean }) {
+  const { lane, shown } = props;
+  if (lane.wipLimit == null) {
+    return (
+      <span class="lane-count" title={`${shown} ticket(s) shown`}>
+        {shown}
+      </span>
+    );
+  }
+  return <LaneWipBadge lane={lane} limit={lane.wipLimit} compact={props.compact ?? false} />;
+}
+
+/**
+ * `load / limit`, marked once the lane is at its limit and more strongly over it (colour and
+ * weight; the figures themselves say it without colour). Limits are soft: nothing is refused,
+ * the header shows where work piles up. `compact` drops the spaces, for the phone's lane tabs.
+ */
+function LaneWipBadge(props: { lane: Lane; limit: number; compact: boolean }) {
+  const { lane, limit } = props;
   const load = useComputed(() => laneLoad(lane.id));
-  const limit = lane.wipLimit;
-  if (limit == null) return null;
-  const state = load.value > limit ? "over" : load.value === limit ? "full" : "under";
-  const words =
-    state === "over"
-      ? `over its WIP limit: ${load.value} open, limit ${limit}`
-      : state === "full"
-        ? `at its WIP limit: ${load.value} open, limit ${limit}`
-        : `${load.value} open of a WIP limit of ${limit}`;
+  const words = wipWords(load.value, limit);
   return (
-    <span class={`lane-wip is-${state}`} title={`Lane ${words}`}>
+    <span class={`lane-wip is-${wipState(load.value, limit)}`} title={`Lane ${words}`}>
       <span aria-hidden="true">
-        {load.value} / {limit}
+        {props.compact ? `${load.value}/${limit}` : `${load.value} / ${limit}`}
       </span>
       <span class="sr-only">Lane {words}</span>
     </span>
