@@ -86,6 +86,13 @@ export function remoteLinkStore(db: Db) {
     `SELECT r.ticket_id, r.provider, r.display_ref, r.url FROM remote_links r
      JOIN tickets t ON t.id = r.ticket_id WHERE t.board_id = ?`,
   );
+  const summariesByTickets = db.prepare<
+    [string],
+    { ticket_id: number; provider: string; display_ref: string; url: string }
+  >(
+    `SELECT r.ticket_id, r.provider, r.display_ref, r.url FROM remote_links r
+     WHERE r.ticket_id IN (SELECT value FROM json_each(?))`,
+  );
 
   // Project paths of GitHub and GitLab are case-insensitive, so a differently cased request that
   // the provider answers with the same issue must still count as the same identity.
@@ -124,17 +131,14 @@ export function remoteLinkStore(db: Db) {
       return map;
     },
     /** The summary of every tracked ticket of a board in one query, keyed by ticket id. */
-    summariesByBoard(boardId: number): Map<number, TicketRemoteSummary> {
-      const map = new Map<number, TicketRemoteSummary>();
-      for (const row of summariesByBoard.iterate(boardId)) {
-        map.set(row.ticket_id, {
-          provider: row.provider,
-          displayRef: row.display_ref,
-          url: row.url,
-        });
-      }
-      return map;
-    },
+    summariesByBoard: (boardId: number): Map<number, TicketRemoteSummary> =>
+      summariesFrom(summariesByBoard.iterate(boardId)),
+    /**
+     * The summaries of the tracked ones of `ids`, keyed by ticket id: for a few tickets (those a
+     * write changed), where the board's query walks every ticket of the board.
+     */
+    summariesByTickets: (ids: readonly number[]): Map<number, TicketRemoteSummary> =>
+      summariesFrom(summariesByTickets.iterate(JSON.stringify(ids))),
     /** The ticket tracking this identity, if any. */
     ticketIdOf: (identity: RemoteIdentity): number | undefined =>
       byIdentity.get(identity)?.ticket_id,
@@ -146,4 +150,14 @@ export function remoteLinkStore(db: Db) {
       updateSnapshot.run({ ...snapshot, ticketId, at });
     },
   };
+}
+
+function summariesFrom(
+  rows: Iterable<{ ticket_id: number; provider: string; display_ref: string; url: string }>,
+): Map<number, TicketRemoteSummary> {
+  const map = new Map<number, TicketRemoteSummary>();
+  for (const row of rows) {
+    map.set(row.ticket_id, { provider: row.provider, displayRef: row.display_ref, url: row.url });
+  }
+  return map;
 }

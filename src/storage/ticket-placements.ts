@@ -2,8 +2,10 @@ import type { Db } from "./database.js";
 
 /**
  * Where a ticket sits in its board's lists and what the list filters look at: the few columns
- * the in-memory board lists (domain/tickets/board-lists.ts) keep per ticket. Read for a whole
- * board once, then only for the tickets each commit changed.
+ * the in-memory board lists (domain/tickets/board-lists.ts) keep per ticket, and the end of its
+ * stored claim (the ready rule's claim test, read with the ticket: a claim row's change notes
+ * its ticket as changed). Read for a whole board once, then only for the tickets each commit
+ * changed.
  */
 export interface TicketPlacement {
   id: number;
@@ -13,11 +15,14 @@ export interface TicketPlacement {
   isResolved: boolean;
   position: number;
   priority: number;
+  /** When its stored claim ends (live while after now), or null when it has none. */
+  claimExpiresAt: string | null;
 }
 
-type RawPlacement = [number, number, number, number, number, number, number];
+type RawPlacement = [number, number, number, number, number, number, number, string | null];
 
-const COLUMNS = "id, board_id, lane_id, is_archived, is_resolved, position, priority";
+const COLUMNS = `t.id, t.board_id, t.lane_id, t.is_archived, t.is_resolved, t.position, t.priority,
+  (SELECT c.expires_at FROM ticket_claims c WHERE c.ticket_id = t.id)`;
 
 const fromRaw = (row: RawPlacement): TicketPlacement => ({
   id: row[0],
@@ -27,15 +32,16 @@ const fromRaw = (row: RawPlacement): TicketPlacement => ({
   isResolved: row[4] === 1,
   position: row[5],
   priority: row[6],
+  claimExpiresAt: row[7],
 });
 
 export function ticketPlacementStore(db: Db) {
   const ofBoard = db
-    .prepare<[number], RawPlacement>(`SELECT ${COLUMNS} FROM tickets WHERE board_id = ?`)
+    .prepare<[number], RawPlacement>(`SELECT ${COLUMNS} FROM tickets t WHERE t.board_id = ?`)
     .raw(true);
   const byIds = db
     .prepare<[string], RawPlacement>(
-      `SELECT ${COLUMNS} FROM tickets WHERE id IN (SELECT value FROM json_each(?))`,
+      `SELECT ${COLUMNS} FROM tickets t WHERE t.id IN (SELECT value FROM json_each(?))`,
     )
     .raw(true);
 

@@ -260,11 +260,8 @@ export function ticketStore(db: Db) {
     if (filter.laneId !== undefined) where.push("t.lane_id = @laneId");
     if (filter.isResolved !== undefined) where.push("t.is_resolved = @isResolved");
     if (filter.archived !== "all") where.push("t.is_archived = @isArchived");
-    if (filter.tagKey !== undefined) {
-      where.push(`EXISTS (SELECT 1 FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id
-        WHERE tt.ticket_id = t.id AND g.name_key = @tagKey)`);
-    }
-    if (filter.search) where.push(searchCondition(filter.search));
+    if (filter.tagKey !== undefined) where.push(TAGGED);
+    if (filter.search) where.push(searchCondition(filter.search, true));
     // Only a search reads the text rows.
     const text = filter.search ? WITH_TEXT : "";
     return db
@@ -273,6 +270,22 @@ export function ticketStore(db: Db) {
          WHERE ${where.join(" AND ")} ${BOARD_ORDER}`,
       )
       .raw(true);
+  }
+
+  // Ids of a board's tickets with a tag and/or matching a search, unordered: of the whole board
+  // (the search's index narrowing first), or among given ids (by id, the exact test alone).
+  const matchStatements = new Map<string, ReturnType<typeof prepareMatch>>();
+  function prepareMatch(filter: TicketMatchFilter, among: boolean) {
+    const where = ["t.board_id = @boardId"];
+    if (among) where.push("t.id IN (SELECT value FROM json_each(@ids))");
+    if (filter.tagKey !== undefined) where.push(TAGGED);
+    if (filter.search) where.push(searchCondition(filter.search, !among));
+    const text = filter.search ? WITH_TEXT : "";
+    return db
+      .prepare<[Record<string, unknown>], number>(
+        `SELECT t.id FROM tickets t ${text} WHERE ${where.join(" AND ")}`,
+      )
+      .pluck(true);
   }
 
   return {
@@ -310,6 +323,32 @@ export function ticketStore(db: Db) {
         listStatements.set(key, statement);
       }
       return statement.all({ boardId, ...listParameters(filter) }).map(fromRaw);
+    },
+
+    /**
+     * Ids of the board's tickets that have the filter's tag and match its search (what the
+     * board lists keep per search, domain/tickets/board-lists.ts), or of those among `ids` only.
+     * The same conditions as `list`, so the same tickets.
+     */
+    matchingIds(boardId: number, filter: TicketMatchFilter, ids?: Iterable<number>): number[] {
+      const among = ids !== undefined;
+      const key = JSON.stringify([
+        among,
+        filter.tagKey !== undefined,
+        filter.search ? searchShape(filter.search) : null,
+      ]);
+      let statement = matchStatements.get(key);
+      if (!statement) {
+        statement = prepareMatch(filter, among);
+        matchStatements.set(key, statement);
+      }
+      const only: TicketListFilter = { archived: "all" };
+      if (filter.tagKey !== undefined) only.tagKey = filter.tagKey;
+      if (filter.search) only.search = filter.search;
+      const parameters = listParameters(only, !among);
+      parameters.boardId = boardId;
+      if (among) parameters.ids = JSON.stringify([...ids]);
+      return statement.all(parameters);
     },
 
     /**
@@ -437,6 +476,12 @@ function usesIndex(search: TicketSearch): boolean {
   return search.kind !== "text" || !/^#?\d*$/.test(search.text);
 }
 
+/** The filters `matchingIds` applies (tag and search). */
+export type TicketMatchFilter = Pick<TicketListFilter, "tagKey" | "search">;
+
+const TAGGED = `EXISTS (SELECT 1 FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id
+  WHERE tt.ticket_id = t.id AND g.name_key = @tagKey)`;
+
 /** Tickets whose indexed text may contain @match, and every ticket not indexed yet. */
 const INDEX_CANDIDATES = `${INDEXED_CANDIDATES}
   UNION ALL SELECT ticket_id FROM ticket_search_pending`;
@@ -447,9 +492,9 @@ const INDEX_CANDIDATES = `${INDEXED_CANDIDATES}
  * With 3+ characters the trigram index (storage/search-index.ts) narrows the tickets first; the
  * same `instr` conditions then decide, so the index changes the cost, never the answer.
  */
-function searchCondition(search: TicketSearch): string {
+function searchCondition(search: TicketSearch, mayUseIndex: boolean): string {
   const inTicket = "instr(x.search_text, @text) > 0";
-  const indexed = usesIndex(search);
+  const indexed = mayUseIndex && usesIndex(search);
   if (search.kind === "id") {
     const exact = `(t.id = @id OR ${inTicket})`;
     return indexed ? `t.id IN (SELECT @id UNION ALL ${INDEX_CANDIDATES}) AND ${exact}` : exact;
@@ -484,7 +529,7 @@ function searchCondition(search: TicketSearch): string {
   return `t.id IN (${[INDEX_CANDIDATES, ...keyed].join(" UNION ALL ")}) AND ${exact}`;
 }
 
-function listParameters(filter: TicketListFilter): Record<string, unknown> {
+function listParameters(filter: TicketListFilter, mayUseIndex = true): Record<string, unknown> {
   const parameters: Record<string, unknown> = {};
   if (filter.laneId !== undefined) parameters.laneId = filter.laneId;
   if (filter.isResolved !== undefined) parameters.isResolved = filter.isResolved ? 1 : 0;
@@ -493,7 +538,7 @@ function listParameters(filter: TicketListFilter): Record<string, unknown> {
   const search = filter.search;
   if (search) {
     parameters.text = search.text;
-    if (usesIndex(search)) parameters.match = trigramMatch(search.text);
+    if (mayUseIndex && usesIndex(search)) parameters.match = trigramMatch(search.text);
     if (search.kind === "id") parameters.id = search.id;
     if (search.kind === "reference") {
       parameters.key = search.key;

@@ -4,14 +4,27 @@ import type { TicketListFilter } from "../../storage/tickets.js";
 import { now } from "../clock.js";
 import type { TicketSummary } from "../model.js";
 import type { BoardChanges, Read } from "../transaction.js";
+import {
+  BoardList,
+  isClaimed,
+  KEPT_MATCHES,
+  type KeptMatches,
+  type Listed,
+  laneOrder,
+  passesFlags,
+  type ReadyTexts,
+  sortedIndex,
+} from "./board-list.js";
 
 /**
  * The board lists kept in memory (issue #20, docs/performance.md "Issue #20: live speed"): for
  * each board a list was asked of, every ticket's placement (lane, position, flags, priority) in
  * lane arrays kept in board order, each ticket's serialized summary once a list needed it, and
- * the board's "startable" set (the ready rule without its claim test). A list after a write
- * then re-reads and re-serializes only the tickets that write changed, and joins the others'
- * ready-made pieces.
+ * the board's "startable" set (the ready rule without its claim test), texts joined from the
+ * pieces (per lane; per lane and priority for the ready queue) and the ids recent tag/search
+ * filters matched (board-list.ts). A list after a write then re-reads, re-tests and
+ * re-serializes only the tickets that write changed, joins again only the lanes they are in,
+ * and answers the other lanes' texts as they were.
  *
  * THE INVARIANT (for anyone adding a write path): after every commit, `changed` receives the
  * unit of work's BoardChanges, whose `changedTickets` are gathered by SQLite triggers
@@ -19,55 +32,19 @@ import type { BoardChanges, Read } from "../transaction.js";
  * re-read before the next list. So a write is seen here whatever code path made it, as long as
  * it runs inside `transact` on this process's connection (a restore from a trash, an import, a
  * cascade). What changes an answer without any row changing is handled here: a claim ending by
- * the clock (pieces showing a claim are dropped once it ends), the order of lanes (read per
- * list, lanes are few), a deleted board (its list is dropped). Lists are never built inside a
+ * the clock (pieces showing a claim are dropped once it ends, a lane's ready texts are kept only
+ * until the first claim that kept one of its tickets out ends), a ticket's readiness following
+ * its parent's blockers (children of changed tickets are re-checked, and a lane whose ticket's
+ * readiness flipped loses its ready texts), the order of lanes (read per list, lanes are few), a
+ * deleted board (its list is dropped). Lists are never built inside a
  * unit of work (`pieces` answers undefined there), so nothing a rollback undoes is ever kept.
  */
-
-/** A ticket as the lists keep it: its placement and, once serialized, its summary. */
-interface Listed extends TicketPlacement {
-  piece: string | undefined;
-  /** End of the live claim the piece shows (the piece is stale from then on), or null. */
-  claimEndsAt: string | null;
-}
-
-class BoardList {
-  readonly tickets = new Map<number, Listed>();
-  /** Per lane, its tickets; in board order (active, then archived; position; id) unless unsorted. */
-  readonly lanes = new Map<number, Listed[]>();
-  readonly unsorted = new Set<number>();
-  /** Per lane, its tickets' pieces joined, by the filter's flags (dropped when the lane changes). */
-  readonly laneTexts = new Map<number, Map<string, string>>();
-  /** Tickets to re-read before the next list (changed by commits since). */
-  readonly stale = new Set<number>();
-  /** Tickets whose piece shows a live claim. */
-  readonly showingClaims = new Set<Listed>();
-  /** Ready-or-only-claimed tickets, computed on the first ready list, then kept up to date. */
-  startable: Set<number> | undefined;
-  /** Tickets whose startability to re-check (with their children) before the next ready read. */
-  readonly startableStale = new Set<number>();
-}
-
-const laneOrder = (a: Listed, b: Listed) =>
-  Number(a.isArchived) - Number(b.isArchived) || a.position - b.position || a.id - b.id;
 
 /**
  * The filters whose lane texts are kept (the UI's board and "show archived"): each kept text is
  * another copy of its tickets' pieces, so the others are joined per request.
  */
 const JOINED_FILTERS = new Set(["active.undefined", "all.undefined"]);
-
-/** Where `listed` goes in a sorted lane (the first index not before it). */
-function sortedIndex(lane: readonly Listed[], listed: Listed): number {
-  let low = 0;
-  let high = lane.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (laneOrder(lane[middle] as Listed, listed) < 0) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
 
 export type SummariesOf = (boardId: number, ids: readonly number[]) => TicketSummary[];
 
@@ -109,6 +86,7 @@ export function boardLists(
   /** A lane's joined pieces no longer hold. */
   function changedLane(list: BoardList, laneId: number): void {
     list.laneTexts.delete(laneId);
+    list.readyTexts.delete(laneId);
   }
 
   /** Drops a ticket's piece (and its lane's joined pieces). */
@@ -137,6 +115,7 @@ export function boardLists(
           // Same place in the order (a title, a flag, a claim): only the fields change.
           old.isResolved = row.isResolved;
           old.priority = row.priority;
+          old.claimExpiresAt = row.claimExpiresAt;
           continue;
         }
         unplace(list, old);
@@ -168,6 +147,13 @@ export function boardLists(
     return list;
   }
 
+  /** The board's lane ids in board order, or the filter's one lane. */
+  function laneIdsOf(boardId: number, filter: TicketListFilter): number[] {
+    return filter.laneId !== undefined
+      ? [filter.laneId]
+      : stores.lanes.listByBoard(boardId).map((lane) => lane.id);
+  }
+
   /** A lane's tickets within the filter's flags, in order. */
   function laneTickets(list: BoardList, laneId: number, filter: TicketListFilter): Listed[] {
     const result: Listed[] = [];
@@ -192,10 +178,7 @@ export function boardLists(
     serialize: (summary: TicketSummary) => string,
   ): string[] {
     const key = `${filter.archived}.${filter.isResolved}`;
-    const laneIds =
-      filter.laneId !== undefined
-        ? [filter.laneId]
-        : stores.lanes.listByBoard(boardId).map((lane) => lane.id);
+    const laneIds = laneIdsOf(boardId, filter);
     const toJoin = new Map<number, Listed[]>();
     for (const laneId of laneIds) {
       if (list.laneTexts.get(laneId)?.has(key)) continue;
@@ -234,8 +217,13 @@ export function boardLists(
       for (const child of readiness.childIdsOf(list.startableStale)) ids.add(child);
       const startable = readiness.startableAmong(boardId, ids);
       for (const id of ids) {
-        if (startable.has(id)) list.startable.add(id);
+        const is = startable.has(id);
+        if (is === list.startable.has(id)) continue;
+        if (is) list.startable.add(id);
         else list.startable.delete(id);
+        // A child whose readiness flipped with its parent's blockers: nothing of its own changed.
+        const listed = list.tickets.get(id);
+        if (listed) list.readyTexts.delete(listed.laneId);
       }
       list.startableStale.clear();
     }
@@ -244,14 +232,14 @@ export function boardLists(
 
   /**
    * The ready ones of `chosen` (in board order) in the ready queue's order: priority desc, then
-   * board order. One pass into a bucket per priority, no sort of the board.
+   * board order. One pass into a bucket per priority, no sort.
    */
   function inReadyOrder(list: BoardList, boardId: number, chosen: Listed[]): Listed[] {
     const ids = startable(list, boardId);
-    const claimed = stores.ticketClaims.liveIdsOfBoard(boardId, now());
+    const at = now();
     const byPriority = new Map<number, Listed[]>();
     for (const listed of chosen) {
-      if (!ids.has(listed.id) || claimed.has(listed.id)) continue;
+      if (!ids.has(listed.id) || isClaimed(listed, at)) continue;
       const bucket = byPriority.get(listed.priority);
       if (bucket) bucket.push(listed);
       else byPriority.set(listed.priority, [listed]);
@@ -259,6 +247,112 @@ export function boardLists(
     return [...byPriority.keys()]
       .sort((a, b) => b - a)
       .flatMap((priority) => byPriority.get(priority) ?? []);
+  }
+
+  /**
+   * The ready queue without tag or search, as texts: per priority (highest first), each lane's
+   * ready tickets of that priority joined. A lane whose tickets did not change (and none of
+   * whose claims ended) answers its texts joined before, so a read after a write joins one lane.
+   */
+  function readyTextsOf(
+    list: BoardList,
+    boardId: number,
+    filter: TicketListFilter,
+    summariesOf: SummariesOf,
+    serialize: (summary: TicketSummary) => string,
+  ): string[] {
+    // The ready rule wants open, active tickets: these filters leave none.
+    if (filter.archived === "archived" || filter.isResolved === true) return [];
+    const ids = startable(list, boardId);
+    const at = now();
+    const laneIds = laneIdsOf(boardId, filter);
+    const toJoin = new Map<number, { ready: Listed[]; until: string | null }>();
+    for (const laneId of laneIds) {
+      const kept = list.readyTexts.get(laneId);
+      if (kept && (kept.until === null || kept.until > at)) continue;
+      const lane = list.lanes.get(laneId);
+      if (!lane) continue;
+      const ready: Listed[] = [];
+      let until: string | null = null;
+      for (const listed of lane) {
+        if (listed.isArchived) break;
+        if (!ids.has(listed.id)) continue;
+        if (!isClaimed(listed, at)) ready.push(listed);
+        else if (until === null || (listed.claimExpiresAt as string) < until) {
+          until = listed.claimExpiresAt;
+        }
+      }
+      toJoin.set(laneId, { ready, until });
+    }
+    fill(
+      list,
+      boardId,
+      [...toJoin.values()].flatMap((lane) => lane.ready),
+      summariesOf,
+      serialize,
+    );
+    for (const [laneId, { ready, until }] of toJoin) {
+      const byPriority = new Map<number, string[]>();
+      for (const listed of ready) {
+        const pieces = byPriority.get(listed.priority);
+        if (pieces) pieces.push(listed.piece as string);
+        else byPriority.set(listed.priority, [listed.piece as string]);
+      }
+      const texts: ReadyTexts = { byPriority: new Map(), until };
+      for (const [priority, pieces] of byPriority) texts.byPriority.set(priority, pieces.join(","));
+      list.readyTexts.set(laneId, texts);
+    }
+    const kept = laneIds.flatMap((laneId) => list.readyTexts.get(laneId) ?? []);
+    const priorities = [...new Set(kept.flatMap((texts) => [...texts.byPriority.keys()]))];
+    return priorities
+      .sort((a, b) => b - a)
+      .flatMap((priority) => kept.flatMap((texts) => texts.byPriority.get(priority) ?? []));
+  }
+
+  /**
+   * The ids a tag and/or search filter matches on the board: kept per filter once asked, and
+   * then only the tickets changed since are tested again (in SQL, by id).
+   */
+  function matchesOf(list: BoardList, boardId: number, filter: TicketListFilter): Set<number> {
+    const key = JSON.stringify([filter.tagKey ?? null, filter.search ?? null]);
+    let kept: KeptMatches | undefined = list.matches.get(key);
+    if (!kept) {
+      kept = { ids: new Set(stores.tickets.matchingIds(boardId, filter)), changed: new Set() };
+      for (const [oldest] of list.matches) {
+        if (list.matches.size < KEPT_MATCHES) break;
+        list.matches.delete(oldest);
+      }
+    } else {
+      // Most recently used last.
+      list.matches.delete(key);
+      if (kept.changed.size > 0) {
+        const matching = new Set(stores.tickets.matchingIds(boardId, filter, kept.changed));
+        for (const id of kept.changed) {
+          if (matching.has(id)) kept.ids.add(id);
+          else kept.ids.delete(id);
+        }
+        kept.changed.clear();
+      }
+    }
+    list.matches.set(key, kept);
+    return kept.ids;
+  }
+
+  /** The tickets of `ids` within the filter's lane and flags, in board order. */
+  function inBoardOrder(
+    list: BoardList,
+    boardId: number,
+    ids: Set<number>,
+    filter: TicketListFilter,
+  ): Listed[] {
+    const chosen: Listed[] = [];
+    for (const id of ids) {
+      const listed = list.tickets.get(id);
+      if (listed && passesFlags(listed, filter)) chosen.push(listed);
+    }
+    const rank = new Map(stores.lanes.listByBoard(boardId).map((lane, index) => [lane.id, index]));
+    const rankOf = (listed: Listed) => rank.get(listed.laneId) ?? rank.size;
+    return chosen.sort((a, b) => rankOf(a) - rankOf(b) || laneOrder(a, b));
   }
 
   /** Serializes the summaries of the tickets that have no piece (one query set for all). */
@@ -296,6 +390,7 @@ export function boardLists(
           list.stale.add(id);
           if (list.startable) list.startableStale.add(id);
         }
+        for (const kept of list.matches.values()) for (const id of ids) kept.changed.add(id);
       }
     },
 
@@ -346,21 +441,12 @@ export function boardLists(
       if (inUnitOfWork()) return undefined;
       return read(() => {
         const list = current(boardId);
-        let chosen: Listed[];
-        if (filter.tagKey !== undefined || filter.search) {
-          // Tags and text are not kept here: SQL picks the ids (in board order).
-          chosen = stores.tickets
-            .list(boardId, filter)
-            .flatMap((row) => list.tickets.get(row.id) ?? []);
-        } else if (!ready) {
-          return laneTextsOf(list, boardId, filter, summariesOf, serialize);
-        } else {
-          const laneIds =
-            filter.laneId !== undefined
-              ? [filter.laneId]
-              : stores.lanes.listByBoard(boardId).map((lane) => lane.id);
-          chosen = laneIds.flatMap((laneId) => laneTickets(list, laneId, filter));
+        if (filter.tagKey === undefined && !filter.search) {
+          return ready
+            ? readyTextsOf(list, boardId, filter, summariesOf, serialize)
+            : laneTextsOf(list, boardId, filter, summariesOf, serialize);
         }
+        let chosen = inBoardOrder(list, boardId, matchesOf(list, boardId, filter), filter);
         if (ready) chosen = inReadyOrder(list, boardId, chosen);
         fill(list, boardId, chosen, summariesOf, serialize);
         return chosen.map((listed) => listed.piece as string);

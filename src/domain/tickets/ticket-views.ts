@@ -149,7 +149,9 @@ export function ticketViews(
       external: few
         ? stores.externalReferences.groupedByTickets(ids)
         : stores.externalReferences.groupedByBoard(boardId),
-      remote: stores.remoteLinks.summariesByBoard(boardId),
+      remote: few
+        ? stores.remoteLinks.summariesByTickets(ids)
+        : stores.remoteLinks.summariesByBoard(boardId),
     };
   }
 

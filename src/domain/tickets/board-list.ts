@@ -1,0 +1,84 @@
+import type { TicketPlacement } from "../../storage/ticket-placements.js";
+import type { TicketListFilter } from "../../storage/tickets.js";
+
+/**
+ * What domain/tickets/board-lists.ts keeps for one board: its tickets' placements in lane
+ * arrays kept in board order, their serialized summaries ("pieces"), and texts joined from those
+ * pieces (per lane, per lane and priority for the ready queue), plus the ids a tag or search
+ * matched. Everything here is dropped or marked for re-reading by the changes of each commit.
+ */
+
+/** A ticket as the lists keep it: its placement and, once serialized, its summary. */
+export interface Listed extends TicketPlacement {
+  piece: string | undefined;
+  /** End of the live claim the piece shows (the piece is stale from then on), or null. */
+  claimEndsAt: string | null;
+}
+
+/**
+ * A lane's ready tickets' pieces joined per priority (in board order within each), valid until
+ * `until`: the end of the first live claim that kept a startable ticket of the lane out (the
+ * ticket is ready again from then on, with no row changing), null when none did.
+ */
+export interface ReadyTexts {
+  byPriority: Map<number, string>;
+  until: string | null;
+}
+
+/** The ids a tag and/or search filter matched, and the tickets changed since (to test again). */
+export interface KeptMatches {
+  ids: Set<number>;
+  changed: Set<number>;
+}
+
+/** How many tag/search filters a board keeps the matches of (the most recently used). */
+export const KEPT_MATCHES = 32;
+
+export class BoardList {
+  readonly tickets = new Map<number, Listed>();
+  /** Per lane, its tickets; in board order (active, then archived; position; id) unless unsorted. */
+  readonly lanes = new Map<number, Listed[]>();
+  readonly unsorted = new Set<number>();
+  /** Per lane, its tickets' pieces joined, by the filter's flags (dropped when the lane changes). */
+  readonly laneTexts = new Map<number, Map<string, string>>();
+  /** Per lane, its ready tickets' pieces joined per priority (dropped when the lane changes). */
+  readonly readyTexts = new Map<number, ReadyTexts>();
+  /** Tickets to re-read before the next list (changed by commits since). */
+  readonly stale = new Set<number>();
+  /** Tickets whose piece shows a live claim. */
+  readonly showingClaims = new Set<Listed>();
+  /** Ready-or-only-claimed tickets, computed on the first ready list, then kept up to date. */
+  startable: Set<number> | undefined;
+  /** Tickets whose startability to re-check (with their children) before the next ready read. */
+  readonly startableStale = new Set<number>();
+  /** By filter key, the matches of the tag/search filters last asked for (oldest first). */
+  readonly matches = new Map<string, KeptMatches>();
+}
+
+/** Board order within a lane: active before archived, then position, then id. */
+export const laneOrder = (a: Listed, b: Listed) =>
+  Number(a.isArchived) - Number(b.isArchived) || a.position - b.position || a.id - b.id;
+
+/** Where `listed` goes in a sorted lane (the first index not before it). */
+export function sortedIndex(lane: readonly Listed[], listed: Listed): number {
+  let low = 0;
+  let high = lane.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (laneOrder(lane[middle] as Listed, listed) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** Whether a ticket's stored claim is live at `at` (the ready rule's claim test). */
+export const isClaimed = (listed: Listed, at: string): boolean =>
+  listed.claimExpiresAt !== null && listed.claimExpiresAt > at;
+
+/** Whether a ticket passes a list's lane and flag filters. */
+export function passesFlags(listed: Listed, filter: TicketListFilter): boolean {
+  if (filter.laneId !== undefined && listed.laneId !== filter.laneId) return false;
+  if (filter.archived === "active" && listed.isArchived) return false;
+  if (filter.archived === "archived" && !listed.isArchived) return false;
+  return filter.isResolved === undefined || listed.isResolved === filter.isResolved;
+}
