@@ -291,16 +291,44 @@ test("every list form answers what a fresh computation gives, through writes of 
 
 test("the ready list follows a parent's blocker, which changes no row of the child", async () => {
   const board = await importBoard("Family", 0);
-  const lane = board.laneIds[0] as number;
   const create = async (title: string, extra: Record<string, unknown> = {}) =>
-    (await live.post(`/api/boards/${board.id}/tickets`, { laneId: lane, title, ...extra })).body.id;
+    (
+      await live.post(`/api/boards/${board.id}/tickets`, {
+        laneId: board.laneIds[0],
+        title,
+        ...extra,
+      })
+    ).body.id;
   const blocker = await create("blocker");
   const parent = await create("parent", { blockerIds: [blocker] });
-  const child = await create("child", { parentTicketId: parent, isResolved: true });
+  // In a lane of its own: nothing in its lane changes when the parent's blocker is resolved.
+  const child = await create("child", {
+    parentTicketId: parent,
+    isResolved: true,
+    laneId: board.laneIds[1],
+  });
   await live.patch(`/api/tickets/${child}`, { isResolved: false });
   await compareLists(board, "parent blocked");
   await live.patch(`/api/tickets/${blocker}`, { isResolved: true });
   await compareLists(board, "parent's blocker resolved");
   const ready = await live.get(`/api/boards/${board.id}/tickets?ready=true`);
   assert.ok(ready.body.tickets.some((ticket: { id: number }) => ticket.id === child));
+});
+
+test("a claim ending by the clock puts its ticket back in a ready list no other list showed", async () => {
+  const board = await importBoard("Claims", 4);
+  const ready = `/api/boards/${board.id}/tickets?ready=true`;
+  const claimed = (await live.get(ready)).body.tickets[1].id;
+  const claim = await live.post(`/api/tickets/${claimed}/claim`, {
+    actor: "agent",
+    leaseSeconds: 60,
+  });
+  assert.equal(claim.status, 200);
+  // Only ready lists are read: no piece showing the claim is ever made.
+  const during = await live.get(ready);
+  assert.ok(!during.body.tickets.some((ticket: { id: number }) => ticket.id === claimed));
+  clock += 61_000;
+  const [mine, reference] = [await live.get(ready), await fresh.get(ready)];
+  assert.equal(mine.text, reference.text, "the ready list after the claim ended differs");
+  assert.ok(mine.body.tickets.some((ticket: { id: number }) => ticket.id === claimed));
 });
