@@ -131,6 +131,10 @@ describe("live", () => {
   test("when the open ticket's body changes elsewhere, the draft is kept and the change is shown", async () => {
     const { page, context } = await openPage(`${api.url}/tickets/${ticketId}`);
     const dialog = page.getByRole("dialog");
+    // Without a draft, a change elsewhere (a new version) is only announced.
+    await dialog.getByRole("tab", { name: "Write" }).waitFor();
+    const changed = (await api.patch(`/api/tickets/${ticketId}`, { priority: 2 })).body;
+    await page.getByText(`${changed.shortRef} was updated elsewhere.`).waitFor();
     await dialog.getByRole("tab", { name: "Write" }).click();
     const body = dialog.getByRole("textbox", { name: "Body (Markdown)" });
     await body.fill("my careful edit");

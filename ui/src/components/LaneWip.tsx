@@ -69,7 +69,7 @@ function LaneWipBadge(props: { lane: Lane; limit: number; compact: boolean }) {
 export async function saveWipLimit(lane: Lane, text: string): Promise<void> {
   const trimmed = text.trim();
   const wipLimit = trimmed === "" ? null : Number(trimmed);
-  if (wipLimit === (lane.wipLimit ?? null)) return;
+  if (wipLimit === lane.wipLimit) return;
   try {
     const updated = await api.patch<Lane>(`/api/lanes/${lane.id}`, { wipLimit });
     lanes.value = lanes.value.map((entry) => (entry.id === lane.id ? updated : entry));

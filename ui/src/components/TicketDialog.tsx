@@ -79,11 +79,8 @@ export function TicketDialog(props: { ticketId: number }) {
     const before = ticket.peek();
     void load(true).then((fresh) => {
       if (!fresh || !before) return;
-      const changed =
-        fresh.version !== undefined
-          ? fresh.version !== before.version
-          : fresh.updatedAt !== before.updatedAt;
-      if (changed && !draft.peek()) toast(`${fresh.shortRef} was updated elsewhere.`);
+      if (fresh.version !== before.version && !draft.peek())
+        toast(`${fresh.shortRef} was updated elsewhere.`);
     });
   });
 
