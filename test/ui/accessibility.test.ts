@@ -16,6 +16,19 @@ const axeSource = readFileSync(
 );
 const api = await startTestServer();
 const seeded = await seedDemoBoard(api, "Accessible");
+// WIP limits: Backlog at its limit, Doing over it, so the scans include the marked badges (in the
+// lane headers and the phone's lane tabs, the selected one included).
+for (const [index, excess] of [
+  [0, 0],
+  [1, 1],
+] as const) {
+  const lane = seeded.lanes[index] as { id: number };
+  const open = (await api.get(`/api/boards/${seeded.boardId}/tickets`)).body.tickets.filter(
+    (ticket: { laneId: number; isResolved: boolean; isArchived: boolean }) =>
+      ticket.laneId === lane.id && !ticket.isResolved && !ticket.isArchived,
+  ).length;
+  await api.patch(`/api/lanes/${lane.id}`, { wipLimit: open - excess });
+}
 
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
@@ -43,6 +56,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 const views: [string, string, PageOptions][] = [
   ["board", `/boards/${seeded.boardId}`, {}],
+  ["board, dark", `/boards/${seeded.boardId}`, { colorScheme: "dark" }],
   ["list, dark", `/boards/${seeded.boardId}/list`, { colorScheme: "dark" }],
   ["ticket dialog, dark", `/tickets/${seeded.epicId + 5}`, { colorScheme: "dark" }],
   ["phone, light", `/boards/${seeded.boardId}`, { width: 390, height: 844, hasTouch: true }],
