@@ -1,4 +1,3 @@
-import type { FlowEntry } from "../../storage/flow-history.js";
 import type { Stores } from "../../storage/index.js";
 import type { BoardService } from "../boards/boards.js";
 import { nowMillis } from "../clock.js";
@@ -116,12 +115,11 @@ export function insightsService(
       const now = nowMillis();
       const window = insightsWindow(query, now);
       // One snapshot: the tickets, their histories and the lanes agree with each other.
-      const { lanes, tickets, history } = read(() => {
+      const { lanes, tickets } = read(() => {
         boards.require(boardId);
         return {
           lanes: stores.lanes.listByBoard(boardId),
           tickets: stores.flowHistory.tickets(boardId),
-          history: stores.flowHistory.history(boardId),
         };
       });
 
@@ -156,14 +154,8 @@ export function insightsService(
         cycleSeconds: number | null;
       }> = [];
       const aging: Array<{ ticketId: number; laneId: number; since: number }> = [];
-      let cursor = 0;
-      // Histories arrive grouped by ticket id, ascending; tickets are matched to them by id.
-      const byId = [...tickets].sort((a, b) => a.id - b.id);
-      for (const ticket of byId) {
-        while (cursor < history.length && (history[cursor] as FlowEntry)[0] < ticket.id) cursor++;
-        const start = cursor;
-        while (cursor < history.length && (history[cursor] as FlowEntry)[0] === ticket.id) cursor++;
-        const stay = replayTicket(ticket, history, start, cursor, boardId, listener);
+      for (const ticket of tickets) {
+        const stay = replayTicket(ticket, boardId, listener);
         flow.finish();
         if (stay) measure(ticket, stay);
       }

@@ -1,4 +1,4 @@
-import type { FlowEntry, FlowTicket } from "../../storage/flow-history.js";
+import { type FlowEntry, FlowKind, type FlowTicket } from "../../storage/flow-history.js";
 
 // Replays one ticket's recorded history (oldest first) and reports, for one board, what the
 // figures of insights need: where the ticket was and whether it counted, when it was resolved
@@ -37,48 +37,54 @@ export interface CurrentStay {
   laneSince: number;
 }
 
-const ACTION = 1;
-const AT = 2;
+const AT = 0;
+const KIND = 2;
 const LANE_FROM = 3;
 const LANE_TO = 4;
-const RESOLVED = 5;
-const ARCHIVED = 6;
-const BOARD_FROM = 7;
-const BOARD_TO = 8;
-const ACTOR = 9;
-const REASON = 10;
+const FLAG = 5;
+const BOARD_FROM = 6;
+const BOARD_TO = 7;
+const ACTOR = 8;
+const {
+  ticket_created: CREATED,
+  ticket_updated: UPDATED,
+  ticket_resolved: RESOLVED,
+  ticket_reopened: REOPENED,
+  ticket_transitioned: TRANSITIONED,
+  ticket_archived: ARCHIVED,
+  ticket_restored: RESTORED,
+  ticket_moved_board: MOVED_BOARD,
+  ticket_claimed: CLAIMED,
+  ticket_released: RELEASED,
+} = FlowKind;
 
 /** The ticket's state before its first entry, by undoing every recorded change from now back. */
-function stateAtCreation(
-  ticket: FlowTicket,
-  entries: readonly FlowEntry[],
-  first: number,
-  end: number,
-): TicketState {
+function stateAtCreation(ticket: FlowTicket): TicketState {
   const state: TicketState = {
     boardId: ticket.boardId,
     laneId: ticket.laneId,
     isResolved: ticket.isResolved,
     isArchived: ticket.isArchived,
   };
-  for (let i = end - 1; i >= first; i--) {
+  const entries = ticket.entries;
+  for (let i = entries.length - 1; i >= 0; i--) {
     const entry = entries[i] as FlowEntry;
-    switch (entry[ACTION]) {
-      case "ticket_transitioned":
+    switch (entry[KIND]) {
+      case TRANSITIONED:
         if (entry[LANE_FROM] !== null) state.laneId = entry[LANE_FROM];
         break;
-      case "ticket_moved_board":
+      case MOVED_BOARD:
         if (entry[LANE_FROM] !== null) state.laneId = entry[LANE_FROM];
         if (entry[BOARD_FROM] !== null) state.boardId = entry[BOARD_FROM];
         break;
-      case "ticket_updated":
-      case "ticket_resolved":
-      case "ticket_reopened":
-        if (entry[RESOLVED] !== null) state.isResolved = entry[RESOLVED] !== 1;
+      case UPDATED:
+      case RESOLVED:
+      case REOPENED:
+        if (entry[FLAG] !== null) state.isResolved = entry[FLAG] !== 1;
         break;
-      case "ticket_archived":
-      case "ticket_restored":
-        if (entry[ARCHIVED] !== null) state.isArchived = entry[ARCHIVED] !== 1;
+      case ARCHIVED:
+      case RESTORED:
+        if (entry[FLAG] !== null) state.isArchived = entry[FLAG] !== 1;
         break;
     }
   }
@@ -86,19 +92,16 @@ function stateAtCreation(
 }
 
 /**
- * Replays `entries[first..end)` (one ticket's, oldest first) for `boardId`, telling `listener`
+ * Replays the ticket's entries (oldest first) for `boardId`, telling `listener`
  * what happened there; answers the ticket's current stay on the board, or null when it is not
  * on it now.
  */
 export function replayTicket(
   ticket: FlowTicket,
-  entries: readonly FlowEntry[],
-  first: number,
-  end: number,
   boardId: number,
   listener: ReplayListener,
 ): CurrentStay | null {
-  const state = stateAtCreation(ticket, entries, first, end);
+  const state = stateAtCreation(ticket);
   let stay: CurrentStay | null = null;
   const show = (at: number) => listener.state(at, state.boardId === boardId ? { ...state } : null);
   const arrive = (at: number) => {
@@ -110,18 +113,17 @@ export function replayTicket(
   };
 
   let created = false;
-  for (let i = first; i < end; i++) {
-    const entry = entries[i] as FlowEntry;
-    const at = Date.parse(entry[AT]);
+  for (const entry of ticket.entries) {
+    const at = entry[AT];
     const here = state.boardId === boardId;
-    switch (entry[ACTION]) {
-      case "ticket_created":
+    switch (entry[KIND]) {
+      case CREATED:
         // A ticket's history begins with its creation (or import); a second one never comes.
         if (created) break;
         created = true;
         if (here) arrive(at);
         break;
-      case "ticket_transitioned":
+      case TRANSITIONED:
         if (entry[LANE_TO] === null || entry[LANE_TO] === state.laneId) break;
         state.laneId = entry[LANE_TO];
         if (here && stay) {
@@ -130,7 +132,7 @@ export function replayTicket(
           show(at);
         }
         break;
-      case "ticket_moved_board": {
+      case MOVED_BOARD: {
         const leaving = here;
         if (entry[BOARD_TO] !== null) state.boardId = entry[BOARD_TO];
         if (entry[LANE_TO] !== null) state.laneId = entry[LANE_TO];
@@ -142,10 +144,10 @@ export function replayTicket(
         }
         break;
       }
-      case "ticket_updated":
-      case "ticket_resolved":
-      case "ticket_reopened": {
-        const resolved = entry[RESOLVED];
+      case UPDATED:
+      case RESOLVED:
+      case REOPENED: {
+        const resolved = entry[FLAG];
         if (resolved === null || (resolved === 1) === state.isResolved) break;
         state.isResolved = resolved === 1;
         if (!here) break;
@@ -156,22 +158,22 @@ export function replayTicket(
         show(at);
         break;
       }
-      case "ticket_archived":
-      case "ticket_restored": {
-        const archived = entry[ARCHIVED];
+      case ARCHIVED:
+      case RESTORED: {
+        const archived = entry[FLAG];
         if (archived === null || (archived === 1) === state.isArchived) break;
         state.isArchived = archived === 1;
         if (here) show(at);
         break;
       }
-      case "ticket_claimed":
+      case CLAIMED:
         if (here && entry[ACTOR] !== null) {
           started(at);
           listener.claimed(at, entry[ACTOR]);
         }
         break;
-      case "ticket_released":
-        if (here && entry[REASON] === "resolved" && entry[ACTOR] !== null) {
+      case RELEASED:
+        if (here && entry[FLAG] === 1 && entry[ACTOR] !== null) {
           listener.releasedByResolution(at, entry[ACTOR]);
         }
         break;

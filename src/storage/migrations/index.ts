@@ -10,6 +10,7 @@ import { flowSchema } from "./008-flow.js";
 import { rerenderMarkdownAsGithub } from "./009-rerender-markdown-gfm.js";
 import { accessTokensSchema } from "./010-access-tokens.js";
 import { trashSchema } from "./011-trash.js";
+import { flowHistoriesSchema } from "./012-flow-histories.js";
 
 /**
  * What a migration may need beyond the database: the domain's Markdown renderer, handed in by
@@ -42,4 +43,5 @@ export const migrations: readonly Migration[] = [
   rerenderMarkdownAsGithub,
   accessTokensSchema,
   trashSchema,
+  flowHistoriesSchema,
 ];

@@ -1,0 +1,100 @@
+/**
+ * Flow histories (CONTRACT.md §14, issue #23): insights read every flow entry of thousands of
+ * tickets on each request, and pulling the detail fields out of each entry's JSON and parsing its
+ * date-time text cost most of that request. `flow_histories` keeps, per ticket (its subject id:
+ * activity outlives its ticket), those entries already reduced to numbers, one JSON array per
+ * entry, joined by commas in the order they were written:
+ *
+ *   [at, activityId, kind, laneFrom, laneTo, flag, boardFrom, boardTo, actor]
+ *
+ * `at` is the entry's `created_at` in epoch milliseconds; `kind` the action's index in
+ * FLOW_KINDS; `laneFrom`/`laneTo` and `boardFrom`/`boardTo` the move of a transition or board
+ * move; `flag` the value after the change of `isResolved` (updates, resolutions, reopenings) or
+ * `isArchived` (archive, restore), and for a release 1 when it ended because of the resolution;
+ * `actor` the actor of a claim or release; null where the kind carries nothing.
+ *
+ * Triggers on `activity` keep it right whatever writes the entries (a one-row insert, an import's
+ * bulk insert, a board restored from the trash): an insert appends, and a delete or an update of
+ * an entry's content rebuilds that ticket's row from the entries left. Only the entries of
+ * FLOW_KINDS are kept, and of `ticket_updated` only those that changed `isResolved`.
+ * storage/flow-history.ts reads it; the backfill below fills it for an existing database.
+ */
+
+/** The actions a flow history keeps, by the `kind` code they are stored with (never reorder). */
+export const FLOW_KINDS = [
+  "ticket_created",
+  "ticket_updated",
+  "ticket_resolved",
+  "ticket_reopened",
+  "ticket_transitioned",
+  "ticket_archived",
+  "ticket_restored",
+  "ticket_moved_board",
+  "ticket_claimed",
+  "ticket_released",
+] as const;
+
+const quoted = (actions: readonly string[]) => actions.map((action) => `'${action}'`).join(", ");
+
+/** Whether activity row `a` belongs in a flow history. */
+const isFlowEntry = (a: string) =>
+  `(${a}.action IN (${quoted(FLOW_KINDS)}) AND (${a}.action <> 'ticket_updated'
+    OR json_extract(${a}.details_json, '$.after.isResolved') IS NOT NULL))`;
+
+/** The JSON array of activity row `a` (the layout described above). */
+const entryOf = (a: string) => {
+  const field = (path: string) => `json_extract(${a}.details_json, '${path}')`;
+  const when = (actions: string[], value: string) =>
+    `CASE WHEN ${a}.action IN (${quoted(actions)}) THEN ${value} END`;
+  const kind = `CASE ${a}.action ${FLOW_KINDS.map((action, code) => `WHEN '${action}' THEN ${code}`).join(" ")} END`;
+  const moves = ["ticket_transitioned", "ticket_moved_board"];
+  return `json_array(
+    CAST(round(unixepoch(${a}.created_at, 'subsec') * 1000) AS INTEGER),
+    ${a}.id,
+    ${kind},
+    ${when(moves, field("$.fromLaneId"))},
+    ${when(moves, field("$.toLaneId"))},
+    CASE
+      WHEN ${a}.action IN ('ticket_updated', 'ticket_resolved', 'ticket_reopened')
+        THEN ${field("$.after.isResolved")}
+      WHEN ${a}.action IN ('ticket_archived', 'ticket_restored') THEN ${field("$.after.isArchived")}
+      WHEN ${a}.action = 'ticket_released' THEN ${field("$.reason")} = 'resolved'
+    END,
+    ${when(["ticket_moved_board"], field("$.fromBoardId"))},
+    ${when(["ticket_moved_board"], field("$.toBoardId"))},
+    ${when(["ticket_claimed", "ticket_released"], field("$.actor"))}
+  )`;
+};
+
+/** Rebuilds the flow history of the tickets `subjects` (a SELECT of ids) from their activity. */
+const rebuild = (subjects: string) => `
+  DELETE FROM flow_histories WHERE ticket_id IN (${subjects});
+  INSERT INTO flow_histories (ticket_id, entries)
+    SELECT a.subject_ticket_id, group_concat(${entryOf("a")}, ',' ORDER BY a.created_at, a.id)
+    FROM activity a
+    WHERE a.subject_ticket_id IN (${subjects}) AND ${isFlowEntry("a")}
+    GROUP BY a.subject_ticket_id;`;
+
+export const flowHistoriesSchema = `
+CREATE TABLE IF NOT EXISTS flow_histories (
+  ticket_id  INTEGER PRIMARY KEY,
+  entries    TEXT NOT NULL
+);
+
+CREATE TRIGGER IF NOT EXISTS flow_histories_insert AFTER INSERT ON activity
+WHEN ${isFlowEntry("NEW")}
+BEGIN
+  INSERT INTO flow_histories (ticket_id, entries) VALUES (NEW.subject_ticket_id, ${entryOf("NEW")})
+  ON CONFLICT (ticket_id) DO UPDATE SET entries = entries || ',' || excluded.entries;
+END;
+
+CREATE TRIGGER IF NOT EXISTS flow_histories_delete AFTER DELETE ON activity
+WHEN ${isFlowEntry("OLD")}
+BEGIN ${rebuild("SELECT OLD.subject_ticket_id")} END;
+
+CREATE TRIGGER IF NOT EXISTS flow_histories_update
+AFTER UPDATE OF subject_ticket_id, action, details_json, created_at ON activity
+BEGIN ${rebuild("SELECT OLD.subject_ticket_id UNION SELECT NEW.subject_ticket_id")} END;
+
+${rebuild("SELECT DISTINCT subject_ticket_id FROM activity")}
+`;
