@@ -1,25 +1,52 @@
 /**
- * `npm run bench:insights [-- rounds]`: server CPU of `GET /api/boards/{id}/insights` on a board
+ * `npm run bench:insights [-- flags]`: server CPU of `GET /api/boards/{id}/insights` on a board
  * of 20,000 tickets with 100,000 activity entries, 30 daily buckets (the target of issue #23:
  * at most 200 ms). The history is written straight into a fresh database (as tack records it:
  * created, claimed, moved, resolved or released, five entries per ticket over 60 days), then the
- * built server (`dist/`) answers `rounds` requests one after another; the CPU the server process
- * used per request is read from /proc (10 ms ticks, so the total is divided by the rounds).
+ * built server (`dist/`) answers `--requests` requests one after another; the CPU the server
+ * process used per request is read from /proc (10 ms ticks, so the total is divided by the
+ * requests).
+ *
+ * Flags:
+ *   --requests N      requests per measured batch (default 10)
+ *   --compare <ref>   that commit's build and this tree's, each on its own database seeded by
+ *                     its own schema, both servers up, batches alternated `--rounds` times;
+ *                     prints medians and the ratio
+ *   --rounds N        alternations with --compare (default 3)
+ *   --profile         run this tree's server under `node --cpu-prof` and print the profile's
+ *                     summary (bench/profile-summary.ts); the file stays in bench/profiles/
+ *   --seed-only <file>  just write the database (for profiling by hand)
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { openDatabase } from "../src/storage/database.js";
-import { cpuMs, startTack, waitForIdle } from "./lib.js";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { checkOut, median, ROOT, removeCheckOut, spread } from "./builds.js";
+import { cpuMs, startTack, type TackProcess, waitForIdle } from "./lib.js";
+import { summarizeProfile } from "./profile-summary.js";
 
 const TICKETS = 20_000;
 const ENTRIES_PER_TICKET = 5;
 const DAY = 86_400_000;
 const END = Date.parse("2026-03-01T00:00:00.000Z");
 const START = END - 60 * DAY;
+const PROFILES = fileURLToPath(new URL("./profiles/", import.meta.url));
 
-function seed(dbFile: string): number {
+interface Statement {
+  run(...values: unknown[]): { lastInsertRowid: number | bigint };
+}
+interface SeedDb {
+  prepare(sql: string): Statement;
+  transaction(work: () => void): () => void;
+  close(): void;
+}
+
+/** Writes the board with `root`'s build of the storage (its own migrations, its own triggers). */
+async function seed(root: string, dbFile: string): Promise<number> {
+  const storage = pathToFileURL(join(root, "dist", "storage", "database.js")).href;
+  const { openDatabase } = (await import(storage)) as { openDatabase(file: string): SeedDb };
   const db = openDatabase(dbFile);
   const iso = (millis: number) => new Date(millis).toISOString();
   const at = iso(START);
@@ -115,39 +142,121 @@ function seed(dbFile: string): number {
   return boardId;
 }
 
-if (process.argv[2] === "--seed-only") {
-  // For profiling by hand: `node --import tsx bench/insights.ts --seed-only /tmp/x.sqlite`.
-  console.log(`board ${seed(process.argv[3] as string)}`);
-  process.exit(0);
+interface Build {
+  name: string;
+  root: string;
+  tack: TackProcess;
+  url: string;
+  body: string;
+  cpu: number[];
+  wall: number[];
 }
-const rounds = Number(process.argv[2] ?? 20);
-const folder = mkdtempSync(join(tmpdir(), "tack-bench-insights-"));
-const dbFile = join(folder, "tack.sqlite");
-const boardId = seed(dbFile);
-const tack = await startTack([], undefined, { dbFile, settleMs: 500 });
-try {
-  await waitForIdle(tack.pid);
-  const query = `from=${new Date(END - 30 * DAY).toISOString()}&to=${new Date(END).toISOString()}&bucket=day`;
-  const url = `${tack.url}/api/boards/${boardId}/insights?${query}`;
-  const first = await fetch(url);
-  const body = (await first.json()) as { flow: unknown[]; aging: unknown[]; leadTime: unknown };
-  if (first.status !== 200 || body.flow.length !== 30) throw new Error(`answer ${first.status}`);
-  const cpuBefore = cpuMs(tack.pid) as number;
+
+const QUERY = `from=${new Date(END - 30 * DAY).toISOString()}&to=${new Date(END).toISOString()}&bucket=day`;
+
+/** `requests` requests one after another: server CPU and wall time per request. */
+async function batch(build: Build, requests: number): Promise<void> {
+  const cpuBefore = cpuMs(build.tack.pid) as number;
   const started = performance.now();
-  for (let i = 0; i < rounds; i++) {
-    // A fresh `to` each time would defeat nothing here: tack does not cache insights answers.
-    const response = await fetch(url);
+  for (let i = 0; i < requests; i++) {
+    // tack does not cache insights answers: the same query each time costs the same.
+    const response = await fetch(build.url);
     await response.arrayBuffer();
   }
-  const wallMs = (performance.now() - started) / rounds;
-  const cpuPerRequest = ((cpuMs(tack.pid) as number) - cpuBefore) / rounds;
-  console.log(
-    `insights of ${TICKETS} tickets / ${TICKETS * ENTRIES_PER_TICKET} activity entries, 30 daily buckets, ${rounds} requests:`,
-  );
-  console.log(
-    `  server CPU ${cpuPerRequest.toFixed(1)} ms per request (target <= 200), wall ${wallMs.toFixed(1)} ms; aging ${body.aging.length} tickets, leadTime ${JSON.stringify(body.leadTime)}`,
-  );
-} finally {
-  await tack.stop();
-  rmSync(folder, { recursive: true, force: true });
+  build.wall.push((performance.now() - started) / requests);
+  build.cpu.push(((cpuMs(build.tack.pid) as number) - cpuBefore) / requests);
 }
+
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ");
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      requests: { type: "string", default: "10" },
+      compare: { type: "string" },
+      rounds: { type: "string", default: "3" },
+      profile: { type: "boolean", default: false },
+      "seed-only": { type: "string" },
+    },
+  });
+  if (values["seed-only"]) {
+    console.log(`board ${await seed(ROOT, values["seed-only"])}`);
+    return;
+  }
+  const requests = Number(values.requests);
+  const rounds = values.compare ? Number(values.rounds) : 1;
+  const folder = mkdtempSync(join(tmpdir(), "tack-bench-insights-"));
+  const checkouts: string[] = [];
+  const builds: Build[] = [];
+  if (values.profile) mkdirSync(PROFILES, { recursive: true });
+  const profilesBefore = new Set(values.profile ? readdirSync(PROFILES) : []);
+  try {
+    const roots = [{ name: "this tree", root: ROOT }];
+    if (values.compare) {
+      console.log(`building ${values.compare} in a temporary worktree…`);
+      const other = checkOut(values.compare);
+      checkouts.push(other);
+      roots.unshift({ name: values.compare, root: other });
+    }
+    for (const [index, { name, root }] of roots.entries()) {
+      const dbFile = join(folder, `tack-${index}.sqlite`);
+      const boardId = await seed(root, dbFile);
+      const nodeArgs =
+        values.profile && root === ROOT ? ["--cpu-prof", `--cpu-prof-dir=${PROFILES}`] : [];
+      const tack = await startTack([], root, { dbFile, settleMs: 500, nodeArgs });
+      await waitForIdle(tack.pid);
+      const url = `${tack.url}/api/boards/${boardId}/insights?${QUERY}`;
+      const first = await fetch(url);
+      const body = await first.text();
+      const parsed = JSON.parse(body) as { flow: unknown[] };
+      if (first.status !== 200 || parsed.flow.length !== 30)
+        throw new Error(`answer ${first.status}`);
+      builds.push({ name, root, tack, url, body, cpu: [], wall: [] });
+    }
+    if (builds.length > 1 && builds[0]?.body !== builds[1]?.body) {
+      throw new Error("the two builds answer differently");
+    }
+    console.log(
+      `insights of ${TICKETS} tickets / ${TICKETS * ENTRIES_PER_TICKET} activity entries, 30 daily buckets, ${requests} requests a batch, load average ${load()}`,
+    );
+    for (let round = 1; round <= rounds; round++) {
+      for (const build of builds) await batch(build, requests);
+      if (builds.length > 1) console.log(`  round ${round} of ${rounds} done, load ${load()}`);
+    }
+    for (const build of builds) {
+      console.log(
+        `  ${build.name}: server CPU ${spread(build.cpu, 1)} ms per request (target <= 200), wall ${spread(build.wall, 1)} ms`,
+      );
+    }
+    if (builds.length > 1) {
+      const [old, now] = builds as [Build, Build];
+      console.log(
+        `  ratio ${old.name} / this tree: CPU ${(median(old.cpu) / median(now.cpu)).toFixed(2)}x (answers identical), load average ${load()}`,
+      );
+    }
+    const sample = JSON.parse(builds[builds.length - 1]?.body as string);
+    console.log(
+      `  aging ${sample.aging.length} tickets, leadTime ${JSON.stringify(sample.leadTime)}`,
+    );
+  } finally {
+    for (const build of builds) await build.tack.stop();
+    for (const checkout of checkouts) removeCheckOut(checkout);
+    rmSync(folder, { recursive: true, force: true });
+  }
+  if (values.profile) {
+    for (const file of readdirSync(PROFILES).filter((name) => !profilesBefore.has(name))) {
+      console.log(`\nprofile: bench/profiles/${file}`);
+      console.log(summarizeProfile(join(PROFILES, file), /insights|flow|replay|JSON|parse/));
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(
+    `bench:insights: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+  );
+  process.exit(1);
+});

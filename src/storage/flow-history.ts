@@ -26,7 +26,8 @@ export const FlowKind = Object.fromEntries(FLOW_KINDS.map((action, code) => [act
 
 /**
  * One history entry (migration 012 describes each field): [at (epoch ms), activityId, kind,
- * laneFrom, laneTo, flag, boardFrom, boardTo, actor]. A creation carries nothing: the state a
+ * flag, actor, laneFrom, laneTo, boardFrom, boardTo], the fields its kind does not carry left off
+ * the end (undefined when read). A creation carries nothing: the state a
  * ticket started in is found from its current state and its later changes
  * (domain/insights/ticket-replay.ts), the same way for created and imported tickets.
  */
@@ -34,12 +35,12 @@ export type FlowEntry = [
   at: number,
   activityId: number,
   kind: number,
-  laneFrom: number | null,
-  laneTo: number | null,
-  flag: number | null,
-  boardFrom: number | null,
-  boardTo: number | null,
-  actor: string | null,
+  flag?: number | null,
+  actor?: string | null,
+  laneFrom?: number | null,
+  laneTo?: number | null,
+  boardFrom?: number | null,
+  boardTo?: number | null,
 ];
 
 /** A ticket as it is now, with its flow entries oldest first (created_at, then id). */

@@ -39,12 +39,12 @@ export interface CurrentStay {
 
 const AT = 0;
 const KIND = 2;
-const LANE_FROM = 3;
-const LANE_TO = 4;
-const FLAG = 5;
-const BOARD_FROM = 6;
-const BOARD_TO = 7;
-const ACTOR = 8;
+const FLAG = 3;
+const ACTOR = 4;
+const LANE_FROM = 5;
+const LANE_TO = 6;
+const BOARD_FROM = 7;
+const BOARD_TO = 8;
 const {
   ticket_created: CREATED,
   ticket_updated: UPDATED,
@@ -71,20 +71,20 @@ function stateAtCreation(ticket: FlowTicket): TicketState {
     const entry = entries[i] as FlowEntry;
     switch (entry[KIND]) {
       case TRANSITIONED:
-        if (entry[LANE_FROM] !== null) state.laneId = entry[LANE_FROM];
+        if (entry[LANE_FROM] != null) state.laneId = entry[LANE_FROM];
         break;
       case MOVED_BOARD:
-        if (entry[LANE_FROM] !== null) state.laneId = entry[LANE_FROM];
-        if (entry[BOARD_FROM] !== null) state.boardId = entry[BOARD_FROM];
+        if (entry[LANE_FROM] != null) state.laneId = entry[LANE_FROM];
+        if (entry[BOARD_FROM] != null) state.boardId = entry[BOARD_FROM];
         break;
       case UPDATED:
       case RESOLVED:
       case REOPENED:
-        if (entry[FLAG] !== null) state.isResolved = entry[FLAG] !== 1;
+        if (entry[FLAG] != null) state.isResolved = entry[FLAG] !== 1;
         break;
       case ARCHIVED:
       case RESTORED:
-        if (entry[FLAG] !== null) state.isArchived = entry[FLAG] !== 1;
+        if (entry[FLAG] != null) state.isArchived = entry[FLAG] !== 1;
         break;
     }
   }
@@ -124,7 +124,7 @@ export function replayTicket(
         if (here) arrive(at);
         break;
       case TRANSITIONED:
-        if (entry[LANE_TO] === null || entry[LANE_TO] === state.laneId) break;
+        if (entry[LANE_TO] == null || entry[LANE_TO] === state.laneId) break;
         state.laneId = entry[LANE_TO];
         if (here && stay) {
           started(at);
@@ -134,8 +134,8 @@ export function replayTicket(
         break;
       case MOVED_BOARD: {
         const leaving = here;
-        if (entry[BOARD_TO] !== null) state.boardId = entry[BOARD_TO];
-        if (entry[LANE_TO] !== null) state.laneId = entry[LANE_TO];
+        if (entry[BOARD_TO] != null) state.boardId = entry[BOARD_TO];
+        if (entry[LANE_TO] != null) state.laneId = entry[LANE_TO];
         if (leaving) {
           stay = null;
           show(at);
@@ -148,7 +148,7 @@ export function replayTicket(
       case RESOLVED:
       case REOPENED: {
         const resolved = entry[FLAG];
-        if (resolved === null || (resolved === 1) === state.isResolved) break;
+        if (resolved == null || (resolved === 1) === state.isResolved) break;
         state.isResolved = resolved === 1;
         if (!here) break;
         if (state.isResolved) {
@@ -161,19 +161,19 @@ export function replayTicket(
       case ARCHIVED:
       case RESTORED: {
         const archived = entry[FLAG];
-        if (archived === null || (archived === 1) === state.isArchived) break;
+        if (archived == null || (archived === 1) === state.isArchived) break;
         state.isArchived = archived === 1;
         if (here) show(at);
         break;
       }
       case CLAIMED:
-        if (here && entry[ACTOR] !== null) {
+        if (here && entry[ACTOR] != null) {
           started(at);
           listener.claimed(at, entry[ACTOR]);
         }
         break;
       case RELEASED:
-        if (here && entry[FLAG] === 1 && entry[ACTOR] !== null) {
+        if (here && entry[FLAG] === 1 && entry[ACTOR] != null) {
           listener.releasedByResolution(at, entry[ACTOR]);
         }
         break;

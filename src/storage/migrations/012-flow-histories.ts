@@ -5,13 +5,17 @@
  * activity outlives its ticket), those entries already reduced to numbers, one JSON array per
  * entry, joined by commas in the order they were written:
  *
- *   [at, activityId, kind, laneFrom, laneTo, flag, boardFrom, boardTo, actor]
+ *   [at, activityId, kind, flag, actor, laneFrom, laneTo, boardFrom, boardTo]
+ *
+ * with the fields a kind does not carry left off the end (a creation is [at, activityId, kind]),
+ * since the fewer characters one request parses, the less it costs.
  *
  * `at` is the entry's `created_at` in epoch milliseconds; `kind` the action's index in
  * FLOW_KINDS; `laneFrom`/`laneTo` and `boardFrom`/`boardTo` the move of a transition or board
  * move; `flag` the value after the change of `isResolved` (updates, resolutions, reopenings) or
  * `isArchived` (archive, restore), and for a release 1 when it ended because of the resolution;
- * `actor` the actor of a claim or release; null where the kind carries nothing.
+ * `actor` the actor of a claim or release; null (or left off the end) where the kind carries
+ * nothing.
  *
  * Triggers on `activity` keep it right whatever writes the entries (a one-row insert, an import's
  * bulk insert, a board restored from the trash): an insert appends, and a delete or an update of
@@ -44,26 +48,25 @@ const isFlowEntry = (a: string) =>
 /** The JSON array of activity row `a` (the layout described above). */
 const entryOf = (a: string) => {
   const field = (path: string) => `json_extract(${a}.details_json, '${path}')`;
-  const when = (actions: string[], value: string) =>
-    `CASE WHEN ${a}.action IN (${quoted(actions)}) THEN ${value} END`;
-  const kind = `CASE ${a}.action ${FLOW_KINDS.map((action, code) => `WHEN '${action}' THEN ${code}`).join(" ")} END`;
-  const moves = ["ticket_transitioned", "ticket_moved_board"];
-  return `json_array(
-    CAST(round(unixepoch(${a}.created_at, 'subsec') * 1000) AS INTEGER),
-    ${a}.id,
-    ${kind},
-    ${when(moves, field("$.fromLaneId"))},
-    ${when(moves, field("$.toLaneId"))},
-    CASE
-      WHEN ${a}.action IN ('ticket_updated', 'ticket_resolved', 'ticket_reopened')
-        THEN ${field("$.after.isResolved")}
-      WHEN ${a}.action IN ('ticket_archived', 'ticket_restored') THEN ${field("$.after.isArchived")}
-      WHEN ${a}.action = 'ticket_released' THEN ${field("$.reason")} = 'resolved'
-    END,
-    ${when(["ticket_moved_board"], field("$.fromBoardId"))},
-    ${when(["ticket_moved_board"], field("$.toBoardId"))},
-    ${when(["ticket_claimed", "ticket_released"], field("$.actor"))}
-  )`;
+  const at = `CAST(round(unixepoch(${a}.created_at, 'subsec') * 1000) AS INTEGER)`;
+  const entry = (action: (typeof FLOW_KINDS)[number], ...rest: string[]) =>
+    `WHEN '${action}' THEN json_array(${[at, `${a}.id`, FLOW_KINDS.indexOf(action), ...rest].join(", ")})`;
+  const resolved = field("$.after.isResolved");
+  const archived = field("$.after.isArchived");
+  const actor = field("$.actor");
+  const lanes = [field("$.fromLaneId"), field("$.toLaneId")];
+  return `CASE ${a}.action
+    ${entry("ticket_created")}
+    ${entry("ticket_updated", resolved)}
+    ${entry("ticket_resolved", resolved)}
+    ${entry("ticket_reopened", resolved)}
+    ${entry("ticket_transitioned", "NULL", "NULL", ...lanes)}
+    ${entry("ticket_archived", archived)}
+    ${entry("ticket_restored", archived)}
+    ${entry("ticket_moved_board", "NULL", "NULL", ...lanes, field("$.fromBoardId"), field("$.toBoardId"))}
+    ${entry("ticket_claimed", "NULL", actor)}
+    ${entry("ticket_released", `${field("$.reason")} = 'resolved'`, actor)}
+  END`;
 };
 
 /** Rebuilds the flow history of the tickets `subjects` (a SELECT of ids) from their activity. */
