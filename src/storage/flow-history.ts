@@ -7,14 +7,27 @@ import { FLOW_KINDS } from "./migrations/012-flow-histories.js";
 // single JSON text and one JSON.parse reads it: no detail JSON or date-time text is parsed per
 // entry, and no row object is built per entry.
 
-/** The tickets that are on the board now, and those that moved away from it and still exist. */
-const SUBJECTS = `
-  subjects(id) AS (
-    SELECT id FROM tickets WHERE board_id = @board
-    UNION
-    SELECT a.subject_ticket_id FROM activity a JOIN tickets t ON t.id = a.subject_ticket_id
-    WHERE a.action = 'ticket_moved_board' AND json_extract(a.details_json, '$.fromBoardId') = @board
-  )`;
+/** A ticket as JSON text: [id, boardId, laneId, isResolved, isArchived, [entries]]. */
+const TICKET_JSON = `'[' || t.id || ',' || t.board_id || ',' || t.lane_id || ',' || t.is_resolved
+  || ',' || t.is_archived || ',[' || ifnull(h.entries, '') || ']]'`;
+
+/**
+ * The tickets on the board now, then those that moved away from it and still exist (found by the
+ * move entries' `fromBoardId` index of migration 008), as one JSON array. UNION ALL of the two
+ * disjoint sets rather than UNION: no temporary index of 20,000 ids to remove duplicates.
+ */
+const HISTORIES = `
+  SELECT '[' || ifnull(group_concat(ticket, ','), '') || ']' FROM (
+    SELECT ${TICKET_JSON} AS ticket
+    FROM tickets t LEFT JOIN flow_histories h ON h.ticket_id = t.id
+    WHERE t.board_id = @board
+    UNION ALL
+    SELECT ${TICKET_JSON}
+    FROM tickets t LEFT JOIN flow_histories h ON h.ticket_id = t.id
+    WHERE t.board_id <> @board AND t.id IN (
+      SELECT a.subject_ticket_id FROM activity a
+      WHERE a.action = 'ticket_moved_board'
+        AND json_extract(a.details_json, '$.fromBoardId') = @board))`;
 
 export { FLOW_KINDS };
 export type FlowAction = (typeof FLOW_KINDS)[number];
@@ -75,16 +88,7 @@ function inTimeOrder(entries: FlowEntry[]): FlowEntry[] {
 }
 
 export function flowHistoryStore(db: Db) {
-  const histories = db
-    .prepare<[{ board: number }], string>(
-      `WITH ${SUBJECTS}
-       SELECT '[' || ifnull(group_concat(
-         '[' || t.id || ',' || t.board_id || ',' || t.lane_id || ',' || t.is_resolved || ','
-           || t.is_archived || ',[' || ifnull(h.entries, '') || ']]', ','), '') || ']'
-       FROM subjects s JOIN tickets t ON t.id = s.id
-       LEFT JOIN flow_histories h ON h.ticket_id = s.id`,
-    )
-    .pluck();
+  const histories = db.prepare<[{ board: number }], string>(HISTORIES).pluck();
 
   return {
     /** Every ticket that is or was on the board and still exists, as it is now, with its history. */

@@ -69,14 +69,21 @@ const entryOf = (a: string) => {
   END`;
 };
 
+/** The flow histories of the tickets whose activity matches `where`, from `activity` alone. */
+const historiesFromActivity = (where: string) => `
+  SELECT a.subject_ticket_id, group_concat(${entryOf("a")}, ',' ORDER BY a.created_at, a.id)
+  FROM activity a
+  WHERE ${where} AND ${isFlowEntry("a")}
+  GROUP BY a.subject_ticket_id`;
+
+/** Every flow history as the triggers should have written it (test/storage/flow-histories.test.ts). */
+export const FLOW_HISTORIES_FROM_ACTIVITY = historiesFromActivity("1");
+
 /** Rebuilds the flow history of the tickets `subjects` (a SELECT of ids) from their activity. */
 const rebuild = (subjects: string) => `
   DELETE FROM flow_histories WHERE ticket_id IN (${subjects});
   INSERT INTO flow_histories (ticket_id, entries)
-    SELECT a.subject_ticket_id, group_concat(${entryOf("a")}, ',' ORDER BY a.created_at, a.id)
-    FROM activity a
-    WHERE a.subject_ticket_id IN (${subjects}) AND ${isFlowEntry("a")}
-    GROUP BY a.subject_ticket_id;`;
+  ${historiesFromActivity(`a.subject_ticket_id IN (${subjects})`)};`;
 
 export const flowHistoriesSchema = `
 CREATE TABLE IF NOT EXISTS flow_histories (
@@ -99,5 +106,6 @@ CREATE TRIGGER IF NOT EXISTS flow_histories_update
 AFTER UPDATE OF subject_ticket_id, action, details_json, created_at ON activity
 BEGIN ${rebuild("SELECT OLD.subject_ticket_id UNION SELECT NEW.subject_ticket_id")} END;
 
-${rebuild("SELECT DISTINCT subject_ticket_id FROM activity")}
+DELETE FROM flow_histories;
+INSERT INTO flow_histories (ticket_id, entries) ${FLOW_HISTORIES_FROM_ACTIVITY};
 `;
