@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import Database from "better-sqlite3";
 import { initialSchema } from "../../src/storage/migrations/001-initial.js";
+import { migrations } from "../../src/storage/migrations/index.js";
+import { databaseAtVersion } from "../helpers/old-database.js";
 import { startTestServer } from "../helpers/server.js";
 
 const folder = mkdtempSync(join(tmpdir(), "tack-migrations-"));
@@ -103,30 +105,26 @@ test("an existing database is upgraded in place: every row and id kept, deleted 
 });
 
 test("bodies stored before GitHub's rendering rules are rendered again (migration 009)", async () => {
+  // A database as the release before 009 left it (schema version 8), with that release's HTML.
   const file = join(folder, "rerender.sqlite");
-  const api = await startTestServer({ dbFile: file });
-  const board = (await api.post("/api/boards", { name: "b" })).body;
-  const laneId = board.lanes[0].id;
-  const ticket = (
-    await api.post(`/api/boards/${board.board.id}/tickets`, {
-      laneId,
-      title: "t",
-      bodyMarkdown: "~~old~~ Set the <title> of the page",
-    })
-  ).body;
-  await api.post(`/api/tickets/${ticket.id}/comments`, { bodyMarkdown: "mail foo@bar.baz" });
-  await api.close();
-
-  // The HTML as the previous release stored it, and the schema version it left.
-  const db = new Database(file);
-  db.prepare("UPDATE ticket_texts SET body_html = ?").run("<p><s>old</s> Set the [removed]</p>\n");
-  db.prepare("UPDATE comments SET body_html = ?").run("<p>mail foo@bar.baz</p>\n");
-  db.pragma("user_version = 8");
-  db.close();
+  const at = "2026-01-01T00:00:00.000Z";
+  databaseAtVersion(
+    file,
+    8,
+    `INSERT INTO boards (id, name, position, created_at, updated_at) VALUES (1, 'b', 0, '${at}', '${at}');
+    INSERT INTO lanes (id, board_id, name, position) VALUES (1, 1, 'todo', 0);
+    INSERT INTO tickets (id, board_id, lane_id, title, position, created_at, updated_at)
+      VALUES (1, 1, 1, 't', 0, '${at}', '${at}');
+    INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html)
+      VALUES (1, 't', '~~old~~ Set the <title> of the page', '<p><s>old</s> Set the [removed]</p>');
+    INSERT INTO comments (id, ticket_id, body_markdown, body_html, created_at, updated_at,
+      sync_created_at, sync_updated_at)
+      VALUES (1, 1, 'mail foo@bar.baz', '<p>mail foo@bar.baz</p>', '${at}', '${at}', '${at}', '${at}');`,
+  );
 
   const reopened = await startTestServer({ dbFile: file });
   try {
-    const read = (await reopened.get(`/api/tickets/${ticket.id}`)).body;
+    const read = (await reopened.get("/api/tickets/1")).body;
     assert.equal(read.bodyHtml, "<p><del>old</del> Set the &lt;title&gt; of the page</p>\n");
     assert.match(
       read.comments[0].bodyHtml,
@@ -134,5 +132,13 @@ test("bodies stored before GitHub's rendering rules are rendered again (migratio
     );
   } finally {
     await reopened.close();
+  }
+});
+
+test("no migration creates with IF NOT EXISTS: each runs once per database, and the clause would hide a name taken twice", () => {
+  for (const [index, migration] of migrations.entries()) {
+    if (typeof migration === "string") {
+      assert.doesNotMatch(migration, /IF NOT EXISTS/i, `migration ${index + 1}`);
+    }
   }
 });

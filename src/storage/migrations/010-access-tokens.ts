@@ -9,10 +9,9 @@
  *
  * A session belongs to one token and lives as long as that token does: revoking or expiry ends it
  * with no second bookkeeping; `ON DELETE CASCADE` only tidies should a token row ever be deleted.
- * `IF NOT EXISTS`: tests that rewind `user_version` to re-run an earlier migration run this again.
  */
 export const accessTokensSchema = `
-CREATE TABLE IF NOT EXISTS access_tokens (
+CREATE TABLE access_tokens (
   id            INTEGER PRIMARY KEY AUTOINCREMENT,
   name          TEXT NOT NULL,
   scope         TEXT NOT NULL CHECK (scope IN ('read-only', 'read-write')),
@@ -22,13 +21,13 @@ CREATE TABLE IF NOT EXISTS access_tokens (
   revoked_at    TEXT,
   last_used_at  TEXT
 );
-CREATE UNIQUE INDEX IF NOT EXISTS access_tokens_active_name ON access_tokens(name) WHERE revoked_at IS NULL;
+CREATE UNIQUE INDEX access_tokens_active_name ON access_tokens(name) WHERE revoked_at IS NULL;
 
-CREATE TABLE IF NOT EXISTS access_sessions (
+CREATE TABLE access_sessions (
   id            INTEGER PRIMARY KEY AUTOINCREMENT,
   token_id      INTEGER NOT NULL REFERENCES access_tokens(id) ON DELETE CASCADE,
   session_hash  TEXT NOT NULL UNIQUE,
   created_at    TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS access_sessions_by_token ON access_sessions(token_id);
+CREATE INDEX access_sessions_by_token ON access_sessions(token_id);
 `;

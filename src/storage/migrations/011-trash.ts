@@ -9,7 +9,7 @@
  * given twice, so a late restore or erase cannot reach another entry.
  */
 export const trashSchema = `
-CREATE TABLE IF NOT EXISTS trash (
+CREATE TABLE trash (
   id          INTEGER PRIMARY KEY AUTOINCREMENT,
   kind        TEXT NOT NULL CHECK (kind IN ('board', 'lane', 'tag', 'ticket', 'comment')),
   object_id   INTEGER NOT NULL,
@@ -19,7 +19,7 @@ CREATE TABLE IF NOT EXISTS trash (
   expires_at  TEXT NOT NULL,
   snapshot    TEXT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS trash_by_board ON trash(board_id, deleted_at, id);
-CREATE INDEX IF NOT EXISTS trash_by_expiry ON trash(expires_at);
-CREATE INDEX IF NOT EXISTS trash_by_object ON trash(kind, object_id);
+CREATE INDEX trash_by_board ON trash(board_id, deleted_at, id);
+CREATE INDEX trash_by_expiry ON trash(expires_at);
+CREATE INDEX trash_by_object ON trash(kind, object_id);
 `;
