@@ -4,6 +4,7 @@ import { assertError } from "../helpers/factories.js";
 import { startTestServer } from "../helpers/server.js";
 import {
   boardWithLanes,
+  boardWithTickets,
   getTicket,
   idsOf,
   listTickets,
@@ -13,18 +14,9 @@ import {
 
 const api = await startTestServer();
 
-/** A board with `count` tickets in its first lane; answers their ids. */
-async function tickets(name: string, count: number, priorities: number[] = []) {
-  const board = await boardWithLanes(api, name);
-  const ids: number[] = [];
-  for (let index = 0; index < count; index++) {
-    const ticket = await newTicket(api, board.boardId, board.laneIds[0], `t${index}`, {
-      priority: priorities[index] ?? 2,
-    });
-    ids.push(ticket.id);
-  }
-  return { board, ids };
-}
+/** Tickets t0, t1, ... with these priorities. */
+const withPriorities = (priorities: number[]) =>
+  priorities.map((priority, index) => ({ title: `t${index}`, priority }));
 
 async function expectRejected(ticketId: number, body: Record<string, unknown>, message: RegExp) {
   const before = await getTicket(api, ticketId);
@@ -34,7 +26,7 @@ async function expectRejected(ticketId: number, body: Record<string, unknown>, m
 
 describe("parent and children", () => {
   test("a parent lists its children and hasChildren; the child its parent", async () => {
-    const { ids } = await tickets("Family", 3, [2, 1, 4]);
+    const { ids } = await boardWithTickets(api, "Family", withPriorities([2, 1, 4]));
     const [parent = 0, first = 0, second = 0] = ids;
     await patchTicket(api, first, { parentTicketId: parent });
     const child = await patchTicket(api, second, { parentTicketId: parent });
@@ -60,7 +52,7 @@ describe("parent and children", () => {
   });
 
   test("nesting is one level deep in every direction", async () => {
-    const { ids } = await tickets("One level", 4);
+    const { ids } = await boardWithTickets(api, "One level", 4);
     const [parent = 0, child = 0, other = 0, loner = 0] = ids;
     await patchTicket(api, child, { parentTicketId: parent });
     // A child cannot become a parent.
@@ -85,8 +77,8 @@ describe("parent and children", () => {
   });
 
   test("the parent must be a ticket of the same board", async () => {
-    const { ids } = await tickets("Parent home", 1);
-    const { ids: foreign } = await tickets("Parent abroad", 1);
+    const { ids } = await boardWithTickets(api, "Parent home", 1);
+    const { ids: foreign } = await boardWithTickets(api, "Parent abroad", 1);
     await expectRejected(ids[0] ?? 0, { parentTicketId: foreign[0] }, /not a ticket of this board/);
     await expectRejected(ids[0] ?? 0, { parentTicketId: 999999 }, /not a ticket of this board/);
   });
@@ -109,7 +101,7 @@ describe("parent and children", () => {
 
 describe("blockers", () => {
   test("blockerIds lists blockers ascending; blockers and blockedBy expand them by priority", async () => {
-    const { ids } = await tickets("Blocking", 4, [2, 1, 3, 3]);
+    const { ids } = await boardWithTickets(api, "Blocking", withPriorities([2, 1, 3, 3]));
     const [subject = 0, low = 0, high = 0, high2 = 0] = ids;
     const ticket = await patchTicket(api, subject, { blockerIds: [high2, low, high, low] });
     assert.deepEqual(ticket.blockerIds, [low, high, high2]);
@@ -125,7 +117,7 @@ describe("blockers", () => {
   });
 
   test("null or [] clears the blockers; an omitted field keeps them", async () => {
-    const { ids } = await tickets("Clearing", 3);
+    const { ids } = await boardWithTickets(api, "Clearing", 3);
     const [a = 0, b = 0, c = 0] = ids;
     await patchTicket(api, a, { blockerIds: [b, c] });
     assert.deepEqual((await patchTicket(api, a, { priority: 3 })).blockerIds, [b, c]);
@@ -135,12 +127,12 @@ describe("blockers", () => {
   });
 
   test("a ticket cannot block itself", async () => {
-    const { ids } = await tickets("Self block", 2);
+    const { ids } = await boardWithTickets(api, "Self block", 2);
     await expectRejected(ids[0] ?? 0, { blockerIds: [ids[1], ids[0]] }, /blockerIds\[1\]/);
   });
 
   test("reciprocal blocking and longer cycles are rejected", async () => {
-    const { ids } = await tickets("Cycles", 4);
+    const { ids } = await boardWithTickets(api, "Cycles", 4);
     const [a = 0, b = 0, c = 0, d = 0] = ids;
     await patchTicket(api, a, { blockerIds: [b] });
     await expectRejected(b, { blockerIds: [a] }, /cycle/);
@@ -154,8 +146,8 @@ describe("blockers", () => {
   });
 
   test("blockers must be tickets of the same board", async () => {
-    const { ids } = await tickets("Blocker home", 1);
-    const { ids: foreign } = await tickets("Blocker abroad", 1);
+    const { ids } = await boardWithTickets(api, "Blocker home", 1);
+    const { ids: foreign } = await boardWithTickets(api, "Blocker abroad", 1);
     await expectRejected(
       ids[0] ?? 0,
       { blockerIds: foreign },
@@ -167,7 +159,7 @@ describe("blockers", () => {
 
 describe("related tickets", () => {
   test("are symmetric, stored once, and listed ascending / by priority", async () => {
-    const { ids } = await tickets("Related", 3, [1, 2, 4]);
+    const { ids } = await boardWithTickets(api, "Related", withPriorities([1, 2, 4]));
     const [a = 0, b = 0, c = 0] = ids;
     const ticket = await patchTicket(api, a, { relatedIds: [c, b, c] });
     assert.deepEqual(ticket.relatedIds, [b, c]);
@@ -183,7 +175,7 @@ describe("related tickets", () => {
   });
 
   test("setting relatedIds on a ticket replaces every link touching it", async () => {
-    const { ids } = await tickets("Replacing related", 3);
+    const { ids } = await boardWithTickets(api, "Replacing related", 3);
     const [a = 0, b = 0, c = 0] = ids;
     await patchTicket(api, b, { relatedIds: [a] });
     await patchTicket(api, a, { relatedIds: [c] });
@@ -194,8 +186,8 @@ describe("related tickets", () => {
   });
 
   test("not itself, and only tickets of the same board", async () => {
-    const { ids } = await tickets("Related home", 1);
-    const { ids: foreign } = await tickets("Related abroad", 1);
+    const { ids } = await boardWithTickets(api, "Related home", 1);
+    const { ids: foreign } = await boardWithTickets(api, "Related abroad", 1);
     await expectRejected(ids[0] ?? 0, { relatedIds: ids }, /relatedIds\[0\]/);
     await expectRejected(
       ids[0] ?? 0,
@@ -207,7 +199,7 @@ describe("related tickets", () => {
 
 describe("GET /api/tickets/{ticketId}/relations", () => {
   test("answers the five relation lists, as in the full ticket", async () => {
-    const { ids } = await tickets("Relations endpoint", 5);
+    const { ids } = await boardWithTickets(api, "Relations endpoint", 5);
     const [subject = 0, parent = 0, child = 0, blocker = 0, other = 0] = ids;
     await patchTicket(api, child, { parentTicketId: subject });
     await patchTicket(api, other, { blockerIds: [subject] });

@@ -7,11 +7,14 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 import { SseClient } from "../helpers/sse-client.js";
 import {
   boardWithLanes,
+  boardWithTickets,
+  everythingAbout,
   getTicket,
   idsOf,
   listTickets,
   newTicket,
   patchTicket,
+  ticketWithEverything,
 } from "../helpers/tickets.js";
 
 // CONTRACT.md §16: deletes go to the trash and come back exactly, with the same ids.
@@ -47,88 +50,10 @@ async function deleted(path: string) {
 const without = (object: Record<string, unknown>, ...keys: string[]) =>
   Object.fromEntries(Object.entries(object).filter(([key]) => !keys.includes(key)));
 
-/** A board where one ticket has everything a ticket can hold. */
-async function richBoard(name: string) {
-  const board = await boardWithLanes(api, name);
-  const [todo, doing] = board.laneIds;
-  const tag = await createTag(api, board.boardId, `${name}-bug`, "#ff0000");
-  const other = await createTag(api, board.boardId, `${name}-ui`);
-  const parent = await newTicket(api, board.boardId, doing, "parent");
-  const before = await newTicket(api, board.boardId, doing, "before");
-  const rich = await newTicket(api, board.boardId, doing, "rich", {
-    bodyMarkdown: "# body\n\ntext",
-    priority: 4,
-    parentTicketId: parent.id,
-    tagIds: [tag.id, other.id],
-  });
-  const afterIt = await newTicket(api, board.boardId, doing, "after");
-  const blocker = await newTicket(api, board.boardId, todo, "blocker");
-  const blocked = await newTicket(api, board.boardId, todo, "blocked");
-  const related = await newTicket(api, board.boardId, todo, "related");
-  await patchTicket(api, rich.id, { blockerIds: [blocker.id], relatedIds: [related.id] });
-  await patchTicket(api, blocked.id, { blockerIds: [rich.id] });
-  const comment = await api.post(`/api/tickets/${rich.id}/comments`, { bodyMarkdown: "first" });
-  assert.equal(comment.status, 201, comment.text);
-  await api.post(`/api/tickets/${rich.id}/comments`, { bodyMarkdown: "second\nline" });
-  const reason = await api.post(`/api/tickets/${rich.id}/tags/${tag.id}`, {
-    reason: "seen in logs",
-    details: { count: 3 },
-    reasonCommentId: comment.body.id,
-  });
-  assert.equal(reason.status, 200, reason.text);
-  const event = await api.post(`/api/tickets/${rich.id}/events`, {
-    source: "ci",
-    kind: "build",
-    title: "failed",
-    data: { run: 7 },
-  });
-  assert.equal(event.status, 201, event.text);
-  const reference = await api.put(`/api/tickets/${rich.id}/external-references/origin`, {
-    provider: "github",
-    instanceUrl: "https://github.com",
-    projectKey: "acme/app",
-    issueKey: "42",
-    displayRef: "acme/app#42",
-    url: "https://github.com/acme/app/issues/42",
-  });
-  assert.equal(reference.status, 200, reference.text);
-  return {
-    board,
-    tag,
-    other,
-    parent,
-    before,
-    rich,
-    afterIt,
-    blocker,
-    blocked,
-    related,
-    todo,
-    doing,
-  };
-}
-
-/** Everything a client can read about a ticket. */
-async function everything(ticketId: number) {
-  const get = async (path: string) => {
-    const response = await api.get(path);
-    assert.equal(response.status, 200, `${path}: ${response.text}`);
-    return response.body;
-  };
-  return {
-    ticket: await get(`/api/tickets/${ticketId}`),
-    comments: await get(`/api/tickets/${ticketId}/comments`),
-    events: await get(`/api/tickets/${ticketId}/events`),
-    reasons: await get(`/api/tickets/${ticketId}/tag-reasons`),
-    relations: await get(`/api/tickets/${ticketId}/relations`),
-    activity: (await get(`/api/tickets/${ticketId}/activity`)).activity,
-  };
-}
-
 describe("a deleted ticket", () => {
   test("is gone everywhere, then restored exactly: fields, comments, events, links, activity, position", async () => {
-    const f = await richBoard("exact");
-    const was = await everything(f.rich.id);
+    const f = await ticketWithEverything(api, "exact");
+    const was = await everythingAbout(api, f.rich.id);
     const neighbours = await Promise.all(
       [f.parent, f.blocker, f.blocked, f.related].map((t) => getTicket(api, t.id)),
     );
@@ -179,7 +104,7 @@ describe("a deleted ticket", () => {
     assert.equal(restored.status, 200, restored.text);
     assert.deepEqual(restored.body, { kind: "ticket", objectId: f.rich.id });
 
-    const now = await everything(f.rich.id);
+    const now = await everythingAbout(api, f.rich.id);
     assert.ok(now.ticket.version > was.ticket.version, "the version moves on");
     assert.deepEqual(without(now.ticket, "version"), without(was.ticket, "version"));
     assert.deepEqual(now.comments, was.comments);
@@ -215,14 +140,9 @@ describe("a deleted ticket", () => {
   });
 
   test("links that would break a rule now are dropped and listed; missing ones left out", async () => {
-    const board = await boardWithLanes(api, "rules");
-    const lane = board.laneIds[0];
-    const a = await newTicket(api, board.boardId, lane, "a");
-    const b = await newTicket(api, board.boardId, lane, "b");
-    const c = await newTicket(api, board.boardId, lane, "c");
-    const p = await newTicket(api, board.boardId, lane, "p");
-    const q = await newTicket(api, board.boardId, lane, "q");
-    const gone = await newTicket(api, board.boardId, lane, "gone");
+    const {
+      tickets: [a, b, c, p, q, gone],
+    } = await boardWithTickets(api, "rules", ["a", "b", "c", "p", "q", "gone"]);
     await patchTicket(api, a.id, {
       blockerIds: [c.id],
       parentTicketId: p.id,
@@ -251,11 +171,7 @@ describe("a deleted ticket", () => {
   });
 
   test("a ticket comes back at its old position; the others are renumbered", async () => {
-    const board = await boardWithLanes(api, "positions");
-    const lane = board.laneIds[0];
-    const tickets = [];
-    for (const title of ["t0", "t1", "t2", "t3"])
-      tickets.push(await newTicket(api, board.boardId, lane, title));
+    const { board, tickets } = await boardWithTickets(api, "positions", 4);
     await deleted(`/api/tickets/${tickets[1].id}`);
     assert.deepEqual(
       (await listTickets(api, board.boardId)).map((t) => [t.title, t.position]),
@@ -278,8 +194,10 @@ describe("a deleted ticket", () => {
   });
 
   test("claims are not restored; restoring sends board_updated and changes the list's ETag", async () => {
-    const board = await boardWithLanes(api, "claims");
-    const t = await newTicket(api, board.boardId, board.laneIds[0], "claimed");
+    const {
+      board,
+      tickets: [t],
+    } = await boardWithTickets(api, "claims", ["claimed"]);
     assert.equal((await api.post(`/api/tickets/${t.id}/claim`, { actor: "bot" })).status, 200);
     await deleted(`/api/tickets/${t.id}`);
     const etag = (await api.get(`/api/boards/${board.boardId}/tickets`)).headers.get("etag");
@@ -293,8 +211,10 @@ describe("a deleted ticket", () => {
 
 describe("the stream and insights follow deletes and restores", () => {
   test("a restore sends board_updated naming the ticket; insights leave a deleted ticket out", async () => {
-    const board = await boardWithLanes(api, "stream");
-    const t = await newTicket(api, board.boardId, board.laneIds[0], "watched");
+    const {
+      board,
+      tickets: [t],
+    } = await boardWithTickets(api, "stream", ["watched"]);
     const aging = async () =>
       (await api.get(`/api/boards/${board.boardId}/insights`)).body.aging.map(
         (entry: any) => entry.ticketId,
@@ -319,8 +239,8 @@ describe("the stream and insights follow deletes and restores", () => {
 
 describe("comments, tags, lanes and boards", () => {
   test("a comment comes back on its ticket with its reason link; comment_undeleted recorded", async () => {
-    const f = await richBoard("comment");
-    const was = await everything(f.rich.id);
+    const f = await ticketWithEverything(api, "comment");
+    const was = await everythingAbout(api, f.rich.id);
     const first = was.comments.comments.at(-1);
     await deleted(`/api/comments/${first.id}`);
     assert.equal((await api.get(`/api/tickets/${f.rich.id}/comments`)).body.comments.length, 1);
@@ -328,7 +248,7 @@ describe("comments, tags, lanes and boards", () => {
     assert.equal(entry.label, "first");
     assert.equal(entry.boardId, f.board.boardId);
     assert.equal((await restore(entry.id)).status, 200);
-    const now = await everything(f.rich.id);
+    const now = await everythingAbout(api, f.rich.id);
     assert.deepEqual(now.comments, was.comments);
     assert.deepEqual(now.reasons, was.reasons);
     assert.deepEqual(
@@ -339,17 +259,17 @@ describe("comments, tags, lanes and boards", () => {
   });
 
   test("a tag comes back with its links (and reasons) to tickets that still exist", async () => {
-    const f = await richBoard("tag");
+    const f = await ticketWithEverything(api, "tag");
     const other = await newTicket(api, f.board.boardId, f.todo, "other", { tagIds: [f.tag.id] });
     const gone = await newTicket(api, f.board.boardId, f.todo, "gone", { tagIds: [f.tag.id] });
-    const was = await everything(f.rich.id);
+    const was = await everythingAbout(api, f.rich.id);
     const shell = (await api.get(`/api/boards/${f.board.boardId}`)).body;
     await deleted(`/api/tags/${f.tag.id}`);
     assert.deepEqual(idsOf(await listTickets(api, f.board.boardId, "tag=tag-bug")), []);
     await api.delete(`/api/tickets/${gone.id}`);
     assert.equal((await restore((await entryOf("tag", f.tag.id)).id)).status, 200);
     assert.deepEqual((await api.get(`/api/boards/${f.board.boardId}`)).body.tags, shell.tags);
-    const now = await everything(f.rich.id);
+    const now = await everythingAbout(api, f.rich.id);
     assert.deepEqual(without(now.ticket, "version"), without(was.ticket, "version"));
     assert.deepEqual(now.reasons, was.reasons);
     assert.deepEqual(
@@ -386,13 +306,13 @@ describe("comments, tags, lanes and boards", () => {
   });
 
   test("a board comes back whole: shell, tickets, details, export, activity, position", async () => {
-    const f = await richBoard("whole");
+    const f = await ticketWithEverything(api, "whole");
     const boardId = f.board.boardId;
     const boardsBefore = (await api.get("/api/boards")).body.boards;
     const shell = (await api.get(`/api/boards/${boardId}`)).body;
     const exported = (await api.get(`/api/boards/${boardId}/export`)).body;
     const ticketIds = idsOf(await listTickets(api, boardId, "archived=all"));
-    const details = await Promise.all(ticketIds.map(everything));
+    const details = await Promise.all(ticketIds.map((id) => everythingAbout(api, id)));
     await deleted(`/api/boards/${boardId}`);
     for (const id of ticketIds) assertError(await api.get(`/api/tickets/${id}`), 404);
     assert.ok(!idsOf((await api.get("/api/boards")).body.boards).includes(boardId));
@@ -405,7 +325,7 @@ describe("comments, tags, lanes and boards", () => {
     assert.deepEqual((await api.get("/api/boards")).body.boards, boardsBefore);
     assert.deepEqual((await api.get(`/api/boards/${boardId}`)).body, shell);
     assert.deepEqual((await api.get(`/api/boards/${boardId}/export`)).body, exported);
-    const now = await Promise.all(ticketIds.map(everything));
+    const now = await Promise.all(ticketIds.map((id) => everythingAbout(api, id)));
     now.forEach((n, index) => {
       const w = details[index] as any;
       assert.deepEqual(without(n.ticket, "version"), without(w.ticket, "version"));
@@ -422,8 +342,10 @@ describe("comments, tags, lanes and boards", () => {
 
 describe("409s: what an object hangs on must come back first", () => {
   test("a ticket whose board is in the trash, then erased", async () => {
-    const board = await boardWithLanes(api, "parent-gone");
-    const t = await newTicket(api, board.boardId, board.laneIds[0], "t");
+    const {
+      board,
+      tickets: [t],
+    } = await boardWithTickets(api, "parent-gone", ["t"]);
     await deleted(`/api/tickets/${t.id}`);
     await deleted(`/api/boards/${board.boardId}`);
     const boardEntry = await entryOf("board", board.boardId);
@@ -464,9 +386,9 @@ describe("409s: what an object hangs on must come back first", () => {
   });
 
   test("a tracked remote issue taken by another ticket meanwhile", async () => {
-    const board = await boardWithLanes(api, "remote");
-    const t = await newTicket(api, board.boardId, board.laneIds[0], "tracked");
-    const other = await newTicket(api, board.boardId, board.laneIds[0], "other");
+    const {
+      tickets: [t, other],
+    } = await boardWithTickets(api, "remote", ["tracked", "other"]);
     const link = (ticketId: number) =>
       api.server.db
         .prepare(
@@ -496,8 +418,10 @@ describe("erase, expiry and ids", () => {
   });
 
   test("an erased object's ids are never given again", async () => {
-    const board = await boardWithLanes(api, "erase");
-    const t = await newTicket(api, board.boardId, board.laneIds[0], "t");
+    const {
+      board,
+      tickets: [t],
+    } = await boardWithTickets(api, "erase", ["t"]);
     const c = (await api.post(`/api/tickets/${t.id}/comments`, { bodyMarkdown: "c" })).body;
     await deleted(`/api/tickets/${t.id}`);
     const entry = await entryOf("ticket", t.id);
@@ -512,8 +436,9 @@ describe("erase, expiry and ids", () => {
   });
 
   test("entries expire after the trash period without being asked", async () => {
-    const board = await boardWithLanes(api, "expiry");
-    const t = await newTicket(api, board.boardId, board.laneIds[0], "t");
+    const {
+      tickets: [t],
+    } = await boardWithTickets(api, "expiry", ["t"]);
     await deleted(`/api/tickets/${t.id}`);
     const entry = await entryOf("ticket", t.id);
     clock += 30 * DAY - 1;
