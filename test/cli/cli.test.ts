@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { cleanEnv, ROOT, waitForExit } from "../helpers/cli.js";
+import { CLI_ENTRY, cleanEnv, ROOT, waitForExit } from "../helpers/cli.js";
 import { startTestServer } from "../helpers/server.js";
 import { tack, tackJson } from "./tack-process.js";
 
@@ -315,7 +315,7 @@ describe("board export and import, api, watch, prime", { concurrency: true }, ()
     // util-linux `script` runs the command on a pseudo-terminal and copies what it printed.
     const child = spawn(
       "/usr/bin/script",
-      ["-qec", `"${process.execPath}" --import tsx src/cli.ts board import "${file}"`, "/dev/null"],
+      ["-qec", `"${process.execPath}" ${CLI_ENTRY.join(" ")} board import "${file}"`, "/dev/null"],
       {
         cwd: ROOT,
         env: cleanEnv({ TACK_URL: url }),
@@ -362,11 +362,11 @@ describe("board export and import, api, watch, prime", { concurrency: true }, ()
 
   test("tack watch prints one JSON line per change", async () => {
     const { board, lanes } = await newBoard("Watched");
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "src/cli.ts", "watch", "--board", String(board.id)],
-      { cwd: ROOT, env: cleanEnv({ TACK_URL: url }), stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const child = spawn(process.execPath, [...CLI_ENTRY, "watch", "--board", String(board.id)], {
+      cwd: ROOT,
+      env: cleanEnv({ TACK_URL: url }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     try {
       let output = "";
       child.stdout.setEncoding("utf8");

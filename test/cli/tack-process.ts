@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cleanEnv, type Exit, ROOT, waitForExit } from "../helpers/cli.js";
+import { CLI_ENTRY, cleanEnv, type Exit, ROOT, waitForExit } from "../helpers/cli.js";
 
 /**
  * Runs `tack <args>` as a child process against a server, as a script would: stdin, stdout and
@@ -10,7 +10,7 @@ export function tack(
   args: string[],
   options: { input?: string; env?: Record<string, string> } = {},
 ): Promise<Exit> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
+  const child = spawn(process.execPath, [...CLI_ENTRY, ...args], {
     cwd: ROOT,
     env: cleanEnv({ TACK_URL: url, TACK_ACTOR: "tester", ...options.env }),
     stdio: ["pipe", "pipe", "pipe"],

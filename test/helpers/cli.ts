@@ -1,8 +1,35 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The repository root: the CLI runs from source through tsx, as `npm run` would find it. */
+/** The repository root: child processes run from here, as `npm run` would. */
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/**
+ * The node arguments that run the `tack` command in a child process (relative to ROOT): the
+ * built dist/cli.js when it is newer than every file under src/, as after `npm run build` (or
+ * `npm ci`, whose `prepare` builds); otherwise src/cli.ts through tsx, so a test never runs code
+ * older than the source. Both run the same program; the build starts in a third of the CPU time
+ * (tsx compiles in every process), and the CLI tests start a few hundred of them.
+ */
+export const CLI_ENTRY: readonly string[] = builtCliIsCurrent()
+  ? ["dist/cli.js"]
+  : ["--import", "tsx", "src/cli.ts"];
+
+function builtCliIsCurrent(): boolean {
+  const built = join(ROOT, "dist", "cli.js");
+  return existsSync(built) && newestUnder(join(ROOT, "src")) <= statSync(built).mtimeMs;
+}
+
+function newestUnder(folder: string): number {
+  let newest = statSync(folder).mtimeMs;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestUnder(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
 
 /**
  * How long a CLI process may take to start or to exit before the test gives up on it: only a
@@ -35,7 +62,7 @@ export function spawnCli(
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
 ): ChildProcess {
-  return spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/cli.ts", ...args], {
+  return spawn(process.execPath, [...nodeArgs, ...CLI_ENTRY, ...args], {
     cwd: ROOT,
     env: cleanEnv(env),
     stdio: ["ignore", "pipe", "pipe"],

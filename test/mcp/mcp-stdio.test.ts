@@ -3,7 +3,7 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cleanEnv, ROOT, runCli, waitForExit } from "../helpers/cli.js";
+import { CLI_ENTRY, cleanEnv, ROOT, runCli, waitForExit } from "../helpers/cli.js";
 import { startTestServer } from "../helpers/server.js";
 
 // `tack mcp` as an MCP client starts it: a child process speaking newline-delimited JSON-RPC on
@@ -13,7 +13,7 @@ const api = await startTestServer();
 await api.post("/api/boards", { name: "Stdio board" });
 
 test("tack mcp answers over stdio and exits with 0 when stdin closes", async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "mcp"], {
+  const child = spawn(process.execPath, [...CLI_ENTRY, "mcp"], {
     cwd: ROOT,
     env: cleanEnv({ TACK_URL: api.url, TACK_ACTOR: "stdio-agent" }),
     stdio: ["pipe", "pipe", "pipe"],
@@ -67,7 +67,7 @@ test("tack mcp answers over stdio and exits with 0 when stdin closes", async () 
 });
 
 test("tack mcp answers what it received before stdin closed, and -32700 for a line that is not JSON", async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/cli.ts", "mcp"], {
+  const child = spawn(process.execPath, [...CLI_ENTRY, "mcp"], {
     cwd: ROOT,
     env: cleanEnv({ TACK_URL: api.url, TACK_ACTOR: "stdio-agent" }),
     stdio: ["pipe", "pipe", "pipe"],
