@@ -86,23 +86,23 @@ const rebuild = (subjects: string) => `
   ${historiesFromActivity(`a.subject_ticket_id IN (${subjects})`)};`;
 
 export const flowHistoriesSchema = `
-CREATE TABLE IF NOT EXISTS flow_histories (
+CREATE TABLE flow_histories (
   ticket_id  INTEGER PRIMARY KEY,
   entries    TEXT NOT NULL
 );
 
-CREATE TRIGGER IF NOT EXISTS flow_histories_insert AFTER INSERT ON activity
+CREATE TRIGGER flow_histories_insert AFTER INSERT ON activity
 WHEN ${isFlowEntry("NEW")}
 BEGIN
   INSERT INTO flow_histories (ticket_id, entries) VALUES (NEW.subject_ticket_id, ${entryOf("NEW")})
   ON CONFLICT (ticket_id) DO UPDATE SET entries = entries || ',' || excluded.entries;
 END;
 
-CREATE TRIGGER IF NOT EXISTS flow_histories_delete AFTER DELETE ON activity
+CREATE TRIGGER flow_histories_delete AFTER DELETE ON activity
 WHEN ${isFlowEntry("OLD")}
 BEGIN ${rebuild("SELECT OLD.subject_ticket_id")} END;
 
-CREATE TRIGGER IF NOT EXISTS flow_histories_update
+CREATE TRIGGER flow_histories_update
 AFTER UPDATE OF subject_ticket_id, action, details_json, created_at ON activity
 BEGIN ${rebuild("SELECT OLD.subject_ticket_id UNION SELECT NEW.subject_ticket_id")} END;
 
