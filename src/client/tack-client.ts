@@ -32,6 +32,18 @@ export interface ClientOptions {
   token?: string | undefined;
   /** How requests travel; global fetch unless given (`/mcp` answers through Fastify's inject). */
   fetch?: typeof fetch;
+  /**
+   * Answers of GETs kept with their ETag: asked again with `If-None-Match`, a 304 hands back the
+   * kept body, so a list that did not change is neither sent nor parsed again (`/mcp` uses one).
+   */
+  answers?: KeptAnswers;
+}
+
+/** Parsed GET answers by path, each valid for one ETag (mcp/kept-answers.ts is one). */
+export interface KeptAnswers {
+  get(path: string): { etag: string; body: unknown } | undefined;
+  /** Keeps the body if it fits (`size`: its length as text); answers the body to hand out. */
+  set(path: string, etag: string, body: unknown, size: number): unknown;
 }
 
 export interface RawResponse {
@@ -83,11 +95,13 @@ export class TackClient {
   readonly actor: string;
   readonly #token: string | undefined;
   private readonly send: typeof fetch;
+  private readonly answers: KeptAnswers | undefined;
 
   constructor(options: ClientOptions) {
     this.url = options.url.replace(/\/+$/, "");
     this.actor = options.actor;
     this.send = options.fetch ?? ((input, init) => fetch(input, init));
+    this.answers = options.answers;
     // A private field: the token never shows in a logged or serialized client.
     this.#token = options.token?.trim() || undefined;
   }
@@ -131,11 +145,22 @@ export class TackClient {
 
   /** A request that must succeed: a 4xx/5xx becomes an ApiError carrying the server's sentence. */
   async call<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const response = await this.raw(method, path, options);
+    const answers = method === "GET" ? this.answers : undefined;
+    const kept = answers?.get(path);
+    const response = await this.raw(
+      method,
+      path,
+      kept ? { ...options, headers: { ...options.headers, "if-none-match": kept.etag } } : options,
+    );
+    if (kept && response.status === 304) return kept.body as T;
     if (response.status >= 400) {
       const message =
         (response.body as { error?: string } | undefined)?.error ?? `HTTP ${response.status}`;
       throw errorFromResponse(response.status, message);
+    }
+    const etag = response.headers.get("etag");
+    if (answers && etag && response.status === 200 && response.body !== undefined) {
+      return answers.set(path, etag, response.body, response.text.length) as T;
     }
     return response.body as T;
   }

@@ -147,7 +147,8 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   const fetchHere = injectFetch(app);
   mcpRoutes(
     app,
-    (actor, token) => new TackClient({ url: "http://localhost", actor, token, fetch: fetchHere }),
+    (actor, token, answers) =>
+      new TackClient({ url: "http://localhost", actor, token, fetch: fetchHere, answers }),
   );
   openApiDocumentRoute(app);
   // The web UI (outside /api): index.html for its client routes, hashed assets.

@@ -4,7 +4,8 @@ import {
   type McpServer,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import type { TackClient } from "../client/tack-client.js";
+import type { KeptAnswers, TackClient } from "../client/tack-client.js";
+import { KeptAnswerStore } from "./kept-answers.js";
 import { createMcpServer, type McpOptions } from "./mcp-server.js";
 
 // MCP's Streamable HTTP transport (the 2025 revisions every agent host speaks) for `/mcp` of
@@ -20,8 +21,15 @@ export interface SessionChoice extends Omit<McpOptions, "client"> {
   token?: string | undefined;
 }
 
-/** A client of tack's API acting as `actor`, presenting `token` if there is one. */
-export type ClientFactory = (actor: string, token: string | undefined) => TackClient;
+/**
+ * A client of tack's API acting as `actor`, presenting `token` if there is one, keeping its GET
+ * answers in `answers` (shared by every session).
+ */
+export type ClientFactory = (
+  actor: string,
+  token: string | undefined,
+  answers: KeptAnswers,
+) => TackClient;
 
 interface Session {
   server: McpServer;
@@ -42,6 +50,7 @@ const ACTOR_MAX = 100;
 export class McpSessions {
   private readonly sessions = new Map<string, Session>();
   private uses = 0;
+  private readonly answers = new KeptAnswerStore();
 
   constructor(
     private readonly clientFor: ClientFactory,
@@ -105,7 +114,7 @@ export class McpSessions {
     const named = (actor ?? message.params.clientInfo.name).trim().slice(0, ACTOR_MAX);
     const server = await createMcpServer({
       ...options,
-      client: this.clientFor(named === "" ? DEFAULT_ACTOR : named, token),
+      client: this.clientFor(named === "" ? DEFAULT_ACTOR : named, token, this.answers),
     });
     const session: Session = {
       server,

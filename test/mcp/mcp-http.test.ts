@@ -187,3 +187,20 @@ test("with --require-token: the token opens /mcp, its calls present it, read-onl
   assert.equal((found.structuredContent as any).total, 1);
   await reading.close();
 });
+
+test("ready through /mcp reuses an unchanged list (304) and sees every write in between", async () => {
+  const client = await connect("?actor=reader");
+  const titles = async () =>
+    (
+      (await client.callTool({ name: "ready", arguments: { boardId: board.id, limit: 100 } }))
+        .structuredContent as { tickets: { title: string }[] }
+    ).tickets.map((row) => row.title);
+  const before = await titles();
+  assert.deepEqual(await titles(), before, "asked twice, the same answer");
+  await api.post(`/api/boards/${board.id}/tickets`, { laneId, title: "Kept-answer probe" });
+  assert.ok((await titles()).includes("Kept-answer probe"), "a ticket created in between shows");
+  const probe = (await api.get(`/api/boards/${board.id}/tickets?q=Kept-answer`)).body.tickets[0];
+  await api.post(`/api/tickets/${probe.id}/claim`, { actor: "someone-else" });
+  assert.ok(!(await titles()).includes("Kept-answer probe"), "a ticket claimed in between leaves");
+  await client.close();
+});

@@ -75,7 +75,7 @@ export function mcpRoutes(app: TackApp, clientFor: ClientFactory): void {
             boardId: query.board,
           },
         );
-        sendWebResponse(reply, answer);
+        await sendWebResponse(reply, answer);
       },
     });
   });
@@ -98,14 +98,23 @@ function webRequest(request: FastifyRequest): Request {
   });
 }
 
-function sendWebResponse(reply: FastifyReply, answer: Response): void {
+async function sendWebResponse(reply: FastifyReply, answer: Response): Promise<void> {
   reply.hijack();
   const raw = reply.raw;
-  raw.writeHead(answer.status, Object.fromEntries(answer.headers));
+  const headers = Object.fromEntries(answer.headers);
   if (!answer.body) {
+    raw.writeHead(answer.status, headers);
     raw.end();
     return;
   }
+  if (!headers["content-type"]?.startsWith("text/event-stream")) {
+    // One JSON answer: read whole and written in one go, without a stream between the two.
+    const text = await answer.text();
+    raw.writeHead(answer.status, { ...headers, "content-length": Buffer.byteLength(text) });
+    raw.end(text);
+    return;
+  }
+  raw.writeHead(answer.status, headers);
   const body = Readable.fromWeb(answer.body as import("node:stream/web").ReadableStream);
   // An event stream ends when the client leaves: stop reading it so the session lets go of it.
   raw.once("close", () => body.destroy());
