@@ -339,3 +339,19 @@ test("a claim ending by the clock puts its ticket back in a ready list no other 
   assert.equal(mine.text, reference.text, "the ready list after the claim ended differs");
   assert.ok(mine.body.tickets.some((ticket: { id: number }) => ticket.id === claimed));
 });
+
+test("a priority changed in place moves the ticket within the kept ready queue", async () => {
+  const board = await importBoard("Priorities", 0);
+  for (const priority of [1, 2, 3]) {
+    await live.post(`/api/boards/${board.id}/tickets`, {
+      laneId: board.laneIds[0],
+      title: `p${priority}`,
+      priority,
+    });
+  }
+  const ready = `/api/boards/${board.id}/tickets?ready=true`;
+  const [first] = (await live.get(ready)).body.tickets;
+  await live.patch(`/api/tickets/${first.id}`, { priority: 1 });
+  const [mine, reference] = [await live.get(ready), await fresh.get(ready)];
+  assert.equal(mine.text, reference.text, "the ready list after a priority change differs");
+});

@@ -16,13 +16,19 @@ export interface Listed extends TicketPlacement {
 }
 
 /**
- * A lane's ready tickets' pieces joined per priority (in board order within each), valid until
- * `until`: the end of the first live claim that kept a startable ticket of the lane out (the
- * ticket is ready again from then on, with no row changing), null when none did.
+ * A lane's part of the ready queue: its startable tickets, and per priority the ready ones'
+ * pieces joined (in board order). A priority's text holds until `until`: the end of the first
+ * live claim that kept a startable ticket of that priority out (the ticket is ready again from
+ * then on, with no row changing), null when none did. A ticket changed in place (a title, a
+ * claim, a priority) only makes its priorities' texts stale; a change of the lane's order or of
+ * a ticket's readiness drops the whole ReadyLane.
  */
-export interface ReadyTexts {
-  byPriority: Map<number, string>;
-  until: string | null;
+export interface ReadyLane {
+  /** The lane's active tickets that are ready or only claimed, in board order. */
+  candidates: Listed[];
+  byPriority: Map<number, { text: string; until: string | null }>;
+  /** Priorities whose text no longer holds. */
+  stale: Set<number>;
 }
 
 /** The ids a tag and/or search filter matched, and the tickets changed since (to test again). */
@@ -41,8 +47,8 @@ export class BoardList {
   readonly unsorted = new Set<number>();
   /** Per lane, its tickets' pieces joined, by the filter's flags (dropped when the lane changes). */
   readonly laneTexts = new Map<number, Map<string, string>>();
-  /** Per lane, its ready tickets' pieces joined per priority (dropped when the lane changes). */
-  readonly readyTexts = new Map<number, ReadyTexts>();
+  /** Per lane, its part of the ready queue (built by the first ready list). */
+  readonly readyLanes = new Map<number, ReadyLane>();
   /** Tickets to re-read before the next list (changed by commits since). */
   readonly stale = new Set<number>();
   /** Tickets whose piece shows a live claim. */

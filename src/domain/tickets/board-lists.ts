@@ -12,7 +12,7 @@ import {
   type Listed,
   laneOrder,
   passesFlags,
-  type ReadyTexts,
+  type ReadyLane,
   sortedIndex,
 } from "./board-list.js";
 
@@ -83,18 +83,19 @@ export function boardLists(
     if (lane.length === 0) list.lanes.delete(listed.laneId);
   }
 
-  /** A lane's joined pieces no longer hold. */
+  /** A lane's order or tickets changed: its joined pieces and its ready part no longer hold. */
   function changedLane(list: BoardList, laneId: number): void {
     list.laneTexts.delete(laneId);
-    list.readyTexts.delete(laneId);
+    list.readyLanes.delete(laneId);
   }
 
-  /** Drops a ticket's piece (and its lane's joined pieces). */
+  /** Drops a ticket's piece, and the joined texts that hold it (it keeps its place). */
   function dropPiece(list: BoardList, listed: Listed): void {
     listed.piece = undefined;
     listed.claimEndsAt = null;
     list.showingClaims.delete(listed);
-    changedLane(list, listed.laneId);
+    list.laneTexts.delete(listed.laneId);
+    list.readyLanes.get(listed.laneId)?.stale.add(listed.priority);
   }
 
   /** Re-reads the tickets changed since the last list; they lose their pieces. */
@@ -116,6 +117,7 @@ export function boardLists(
           old.isResolved = row.isResolved;
           old.priority = row.priority;
           old.claimExpiresAt = row.claimExpiresAt;
+          list.readyLanes.get(old.laneId)?.stale.add(old.priority);
           continue;
         }
         unplace(list, old);
@@ -223,7 +225,7 @@ export function boardLists(
         else list.startable.delete(id);
         // A child whose readiness flipped with its parent's blockers: nothing of its own changed.
         const listed = list.tickets.get(id);
-        if (listed) list.readyTexts.delete(listed.laneId);
+        if (listed) list.readyLanes.delete(listed.laneId);
       }
       list.startableStale.clear();
     }
@@ -251,8 +253,9 @@ export function boardLists(
 
   /**
    * The ready queue without tag or search, as texts: per priority (highest first), each lane's
-   * ready tickets of that priority joined. A lane whose tickets did not change (and none of
-   * whose claims ended) answers its texts joined before, so a read after a write joins one lane.
+   * ready tickets of that priority joined. Only the texts of a lane and priority whose tickets
+   * changed (or one of whose claims ended) are joined again, from the lane's startable tickets
+   * kept in order, so a read after a write joins a few hundred pieces, not the queue.
    */
   function readyTextsOf(
     list: BoardList,
@@ -266,47 +269,67 @@ export function boardLists(
     const ids = startable(list, boardId);
     const at = now();
     const laneIds = laneIdsOf(boardId, filter);
-    const toJoin = new Map<number, { ready: Listed[]; until: string | null }>();
+    const rebuilds: Array<{
+      lane: ReadyLane;
+      byPriority: Map<number, { chosen: Listed[]; until: string | null }>;
+    }> = [];
     for (const laneId of laneIds) {
-      const kept = list.readyTexts.get(laneId);
-      if (kept && (kept.until === null || kept.until > at)) continue;
-      const lane = list.lanes.get(laneId);
-      if (!lane) continue;
-      const ready: Listed[] = [];
-      let until: string | null = null;
-      for (const listed of lane) {
-        if (listed.isArchived) break;
-        if (!ids.has(listed.id)) continue;
-        if (!isClaimed(listed, at)) ready.push(listed);
-        else if (until === null || (listed.claimExpiresAt as string) < until) {
-          until = listed.claimExpiresAt;
+      const tickets = list.lanes.get(laneId);
+      if (!tickets) continue;
+      let lane = list.readyLanes.get(laneId);
+      if (!lane) {
+        const candidates: Listed[] = [];
+        for (const listed of tickets) {
+          if (listed.isArchived) break;
+          if (ids.has(listed.id)) candidates.push(listed);
+        }
+        lane = { candidates, byPriority: new Map(), stale: new Set() };
+        for (const listed of candidates) lane.stale.add(listed.priority);
+        list.readyLanes.set(laneId, lane);
+      }
+      for (const [priority, kept] of lane.byPriority) {
+        if (kept.until !== null && kept.until <= at) lane.stale.add(priority);
+      }
+      if (lane.stale.size === 0) continue;
+      const byPriority = new Map<number, { chosen: Listed[]; until: string | null }>();
+      for (const priority of lane.stale) byPriority.set(priority, { chosen: [], until: null });
+      lane.stale.clear();
+      for (const listed of lane.candidates) {
+        const bucket = byPriority.get(listed.priority);
+        if (!bucket) continue;
+        if (!isClaimed(listed, at)) bucket.chosen.push(listed);
+        else if (bucket.until === null || (listed.claimExpiresAt as string) < bucket.until) {
+          bucket.until = listed.claimExpiresAt;
         }
       }
-      toJoin.set(laneId, { ready, until });
+      rebuilds.push({ lane, byPriority });
     }
     fill(
       list,
       boardId,
-      [...toJoin.values()].flatMap((lane) => lane.ready),
+      rebuilds.flatMap(({ byPriority }) => [...byPriority.values()].flatMap((b) => b.chosen)),
       summariesOf,
       serialize,
     );
-    for (const [laneId, { ready, until }] of toJoin) {
-      const byPriority = new Map<number, string[]>();
-      for (const listed of ready) {
-        const pieces = byPriority.get(listed.priority);
-        if (pieces) pieces.push(listed.piece as string);
-        else byPriority.set(listed.priority, [listed.piece as string]);
+    for (const { lane, byPriority } of rebuilds) {
+      for (const [priority, { chosen, until }] of byPriority) {
+        if (chosen.length === 0 && until === null) lane.byPriority.delete(priority);
+        else {
+          const text = chosen.map((listed) => listed.piece).join(",");
+          lane.byPriority.set(priority, { text, until });
+        }
       }
-      const texts: ReadyTexts = { byPriority: new Map(), until };
-      for (const [priority, pieces] of byPriority) texts.byPriority.set(priority, pieces.join(","));
-      list.readyTexts.set(laneId, texts);
     }
-    const kept = laneIds.flatMap((laneId) => list.readyTexts.get(laneId) ?? []);
-    const priorities = [...new Set(kept.flatMap((texts) => [...texts.byPriority.keys()]))];
-    return priorities
-      .sort((a, b) => b - a)
-      .flatMap((priority) => kept.flatMap((texts) => texts.byPriority.get(priority) ?? []));
+    const lanes = laneIds.flatMap((laneId) => list.readyLanes.get(laneId) ?? []);
+    const priorities = [...new Set(lanes.flatMap((lane) => [...lane.byPriority.keys()]))];
+    const texts: string[] = [];
+    for (const priority of priorities.sort((a, b) => b - a)) {
+      for (const lane of lanes) {
+        const text = lane.byPriority.get(priority)?.text;
+        if (text) texts.push(text);
+      }
+    }
+    return texts;
   }
 
   /**
