@@ -59,6 +59,14 @@ export class BoardList {
   readonly startableStale = new Set<number>();
   /** By filter key, the matches of the tag/search filters last asked for (oldest first). */
   readonly matches = new Map<string, KeptMatches>();
+  /**
+   * claim-next's order: the startable active tickets, priority desc then board order, claims
+   * not looked at (claims come and go with every pick; the pick skips the claimed ones). Made
+   * again after anything that moves a ticket in it or in or out of it; `readyLanes` is the lane
+   * order it was made for.
+   */
+  readyOrder: Listed[] | undefined;
+  readyLanes = "";
 }
 
 /** Board order within a lane: active before archived, then position, then id. */

@@ -63,6 +63,7 @@ export function boardLists(
   function place(list: BoardList, placement: TicketPlacement): void {
     const listed: Listed = { ...placement, piece: undefined, claimEndsAt: null };
     list.tickets.set(listed.id, listed);
+    list.readyOrder = undefined;
     changedLane(list, listed.laneId);
     const lane = list.lanes.get(listed.laneId);
     if (!lane) list.lanes.set(listed.laneId, [listed]);
@@ -73,6 +74,7 @@ export function boardLists(
   /** Takes a ticket out of its lane (found by its place in the order when the lane is sorted). */
   function unplace(list: BoardList, listed: Listed): void {
     list.tickets.delete(listed.id);
+    list.readyOrder = undefined;
     list.showingClaims.delete(listed);
     changedLane(list, listed.laneId);
     const lane = list.lanes.get(listed.laneId);
@@ -114,6 +116,7 @@ export function boardLists(
           row.position === old.position
         ) {
           // Same place in the order (a title, a flag, a claim): only the fields change.
+          if (old.priority !== row.priority) list.readyOrder = undefined;
           old.isResolved = row.isResolved;
           old.priority = row.priority;
           old.claimExpiresAt = row.claimExpiresAt;
@@ -212,6 +215,7 @@ export function boardLists(
     if (!list.startable) {
       list.startable = readiness.startableIds(boardId);
       list.startableStale.clear();
+      list.readyOrder = undefined;
     } else if (list.startableStale.size > 0) {
       // A ticket's readiness also follows its parent's blockers: a changed ticket's children
       // are re-checked too (every other dependency notes the ticket itself as changed).
@@ -223,6 +227,7 @@ export function boardLists(
         if (is === list.startable.has(id)) continue;
         if (is) list.startable.add(id);
         else list.startable.delete(id);
+        list.readyOrder = undefined;
         // A child whose readiness flipped with its parent's blockers: nothing of its own changed.
         const listed = list.tickets.get(id);
         if (listed) list.readyLanes.delete(listed.laneId);
@@ -230,6 +235,33 @@ export function boardLists(
       list.startableStale.clear();
     }
     return list.startable;
+  }
+
+  /**
+   * claim-next's order (see BoardList.readyOrder), made again only when it no longer holds: a
+   * pick then walks past the claimed tickets at its head, not the whole board, and never asks
+   * SQL for the board's claims (each ticket's claim end is kept with its placement).
+   */
+  function readyOrderOf(list: BoardList, boardId: number): Listed[] {
+    const ids = startable(list, boardId);
+    const laneIds = stores.lanes.listByBoard(boardId).map((lane) => lane.id);
+    const lanesKey = laneIds.join(",");
+    if (list.readyOrder && list.readyLanes === lanesKey) return list.readyOrder;
+    const byPriority = new Map<number, Listed[]>();
+    for (const laneId of laneIds) {
+      for (const listed of list.lanes.get(laneId) ?? []) {
+        if (listed.isArchived) break;
+        if (!ids.has(listed.id)) continue;
+        const bucket = byPriority.get(listed.priority);
+        if (bucket) bucket.push(listed);
+        else byPriority.set(listed.priority, [listed]);
+      }
+    }
+    list.readyOrder = [...byPriority.keys()]
+      .sort((a, b) => b - a)
+      .flatMap((priority) => byPriority.get(priority) ?? []);
+    list.readyLanes = lanesKey;
+    return list.readyOrder;
   }
 
   /**
@@ -429,25 +461,13 @@ export function boardLists(
     ): number | undefined | "unknown" {
       if (stores.ticketChanges.any()) return "unknown";
       const list = current(boardId);
-      const ids = startable(list, boardId);
-      const claimed = stores.ticketClaims.liveIdsOfBoard(boardId, now());
-      const laneIds =
-        filter.laneId !== undefined
-          ? [filter.laneId]
-          : stores.lanes.listByBoard(boardId).map((lane) => lane.id);
-      let best: Listed | undefined;
-      for (const laneId of laneIds) {
-        for (const listed of list.lanes.get(laneId) ?? []) {
-          if (listed.isArchived) break;
-          if (filter.priority !== undefined && listed.priority !== filter.priority) continue;
-          if (best && listed.priority <= best.priority) continue;
-          if (!ids.has(listed.id) || claimed.has(listed.id)) continue;
-          best = listed;
-          // Nothing ranks above the first ticket of the highest priority in board order.
-          if (listed.priority === 4 || filter.priority !== undefined) return listed.id;
-        }
+      const at = now();
+      for (const listed of readyOrderOf(list, boardId)) {
+        if (filter.laneId !== undefined && listed.laneId !== filter.laneId) continue;
+        if (filter.priority !== undefined && listed.priority !== filter.priority) continue;
+        if (!isClaimed(listed, at)) return listed.id;
       }
-      return best?.id;
+      return undefined;
     },
 
     /**
