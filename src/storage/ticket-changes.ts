@@ -190,7 +190,10 @@ export function ticketChangeStore(db: Db) {
     .prepare<[], [number]>("SELECT DISTINCT ticket_id FROM temp.changed_tickets")
     .raw(true);
   const clear = db.prepare("DELETE FROM temp.changed_tickets");
-  // Stored claims of changed tickets that still exist: the claims table is small, so it drives.
+  // Stored claims of changed tickets that still exist. The changed tickets drive (each has its
+  // board-0 row): a transaction changes a few tickets, while claims pile up on a busy board
+  // (expired ones stay until their ticket is claimed again), and a walk of every claim made
+  // this query most of a claim-next's cost with a thousand claims (docs/performance.md).
   const claimsOfChanged = db.prepare<
     [],
     {
@@ -205,8 +208,10 @@ export function ticketChangeStore(db: Db) {
   >(
     `SELECT c.ticket_id, c.actor, c.expires_at, t.board_id, t.is_resolved, t.is_archived,
        c.board_id <> t.board_id AS moved
-     FROM main.ticket_claims c JOIN main.tickets t ON t.id = c.ticket_id
-     WHERE EXISTS (SELECT 1 FROM temp.changed_tickets ch WHERE ch.ticket_id = c.ticket_id)`,
+     FROM temp.changed_tickets ch
+       CROSS JOIN main.ticket_claims c ON c.ticket_id = ch.ticket_id
+       JOIN main.tickets t ON t.id = c.ticket_id
+     WHERE ch.board_id = 0`,
   );
 
   return {
