@@ -16,9 +16,20 @@ export const STREAM_HEADERS = {
 
 export const DEFAULT_PING_INTERVAL_MS = 15_000;
 
+/**
+ * Messages published within this long of the last write to the streams go out together, one
+ * write per stream (docs/performance.md, "Writes on a busy board"): each write is a system call
+ * per open stream, and 34 of them cost a busy board's writes more than their own SQL did. A
+ * message after a quiet spell goes out at once (on the next turn of the event loop), so the
+ * delay is only ever this long for the later messages of a burst.
+ */
+export const DEFAULT_BATCH_MS = 10;
+
 export interface BoardStreamOptions {
   /** How often every open stream receives a `: ping` comment line. */
   pingIntervalMs?: number;
+  /** How long after a write to the streams the next messages wait to go out together. */
+  batchMs?: number;
 }
 
 interface Client {
@@ -26,18 +37,26 @@ interface Client {
   unsubscribe(): void;
   /** The newest message held back while the socket drains (only the latest one matters). */
   pending: BoardEvent | null;
+  /** Messages waiting for the next write to the streams, in publication order. */
+  queued: BoardEvent[];
 }
 
 export class BoardStreams {
   private readonly clients = new Set<Client>();
   private readonly pingIntervalMs: number;
   private pingTimer: NodeJS.Timeout | undefined;
+  private readonly batchMs: number;
+  /** Clients with queued messages, and when those go out. */
+  private readonly waiting = new Set<Client>();
+  private flushTimer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  private lastFlushAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly bus: Pick<BoardEventBus, "subscribe" | "latestId" | "latestIdFor">,
     options: BoardStreamOptions = {},
   ) {
     this.pingIntervalMs = options.pingIntervalMs ?? DEFAULT_PING_INTERVAL_MS;
+    this.batchMs = options.batchMs ?? DEFAULT_BATCH_MS;
   }
 
   /** Number of open streams (all boards). */
@@ -58,7 +77,7 @@ export class BoardStreams {
     response.writeHead(200, STREAM_HEADERS);
     response.write(": connected\n\n");
 
-    const client: Client = { response, unsubscribe: () => {}, pending: null };
+    const client: Client = { response, unsubscribe: () => {}, pending: null, queued: [] };
     client.unsubscribe = this.bus.subscribe(boardId, (event) => this.deliver(client, event));
     this.clients.add(client);
     response.on("close", () => this.forget(client));
@@ -89,14 +108,42 @@ export class BoardStreams {
 
   private deliver(client: Client, event: BoardEvent): void {
     if (event.event === "board_deleted") {
+      const queued = client.response.writableNeedDrain ? "" : client.queued.map(format).join("");
       this.forget(client);
-      client.response.end(format(event));
+      client.response.end(queued + format(event));
       return;
     }
-    // A client that does not keep up gets the newest change once it drains, not a backlog:
-    // each message only says "refetch".
-    if (client.response.writableNeedDrain) client.pending = coalesce(client.pending, event);
-    else this.send(client, event);
+    client.queued.push(event);
+    this.waiting.add(client);
+    this.scheduleFlush();
+  }
+
+  /** Writes the queued messages now, or once `batchMs` has passed since the last write. */
+  private scheduleFlush(): void {
+    if (this.flushTimer) return;
+    const wait = this.lastFlushAt + this.batchMs - performance.now();
+    const flush = () => {
+      this.flushTimer = undefined;
+      this.flush();
+    };
+    // Even at once, after the current publication has reached every client.
+    this.flushTimer = wait <= 0 ? setImmediate(flush) : setTimeout(flush, wait);
+  }
+
+  private flush(): void {
+    this.lastFlushAt = performance.now();
+    for (const client of this.waiting) {
+      const queued = client.queued;
+      client.queued = [];
+      if (client.response.writableNeedDrain) {
+        // A client that does not keep up gets the newest change once it drains, not a backlog:
+        // each message only says "refetch".
+        for (const event of queued) client.pending = coalesce(client.pending, event);
+      } else {
+        client.response.write(queued.map(format).join(""));
+      }
+    }
+    this.waiting.clear();
   }
 
   private send(client: Client, event: BoardEvent): void {
@@ -106,6 +153,8 @@ export class BoardStreams {
   private forget(client: Client): void {
     if (!this.clients.delete(client)) return;
     client.unsubscribe();
+    client.queued = [];
+    this.waiting.delete(client);
     if (this.clients.size === 0) this.stopPinging();
   }
 
@@ -126,7 +175,19 @@ export class BoardStreams {
   }
 }
 
+/** Each message's text, made once for all of a board's streams (34 on a busy board). */
+const formatted = new WeakMap<BoardEvent, string>();
+
 function format(event: BoardEvent): string {
+  let text = formatted.get(event);
+  if (text === undefined) {
+    text = formatOnce(event);
+    formatted.set(event, text);
+  }
+  return text;
+}
+
+function formatOnce(event: BoardEvent): string {
   const data = JSON.stringify({
     boardId: event.boardId,
     event: event.event,

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
-import { request as httpRequest, type IncomingMessage } from "node:http";
+import { createServer, request as httpRequest, type IncomingMessage } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { createServices } from "../../src/domain/services.js";
 import { BoardEventBus } from "../../src/events/board-events.js";
+import { BoardStreams } from "../../src/events/board-stream.js";
 import { buildApp } from "../../src/http/app.js";
 import { openDatabase } from "../../src/storage/database.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
@@ -142,6 +143,15 @@ describe("board change stream", () => {
     await expectMessageCount(client, 4);
     await api.delete(`/api/comments/${comment.body.id}`);
     await expectMessageCount(client, 5);
+    // A reason updated on a tag already attached changes no field of the ticket, and an event
+    // is not part of it either: their messages still name the ticket, so a follower refetches
+    // that ticket (and its timeline), not the whole board.
+    await api.post(`/api/tickets/${ticket.id}/tags/${tag.id}`, { reason: "another" });
+    await expectMessageCount(client, 6);
+    assert.deepEqual(
+      client.messages.map((message) => message.data.ticketIds),
+      [[ticket.id], [ticket.id], [ticket.id], [ticket.id], [ticket.id], [ticket.id]],
+    );
   });
 
   test("a ticket moved to another board notifies both boards once", async () => {
@@ -345,5 +355,62 @@ describe("keep-alive", () => {
     const client = await connect(api, boardId);
     await sleep(200);
     assert.deepEqual(client.comments, ["connected"]);
+  });
+});
+
+describe("writes to the streams", () => {
+  /** A stream server of its own: every `write` to a stream's response is counted. */
+  async function streamServer(batchMs: number) {
+    const bus = new BoardEventBus();
+    const streams = new BoardStreams(bus, { batchMs });
+    const writes: string[] = [];
+    const server = createServer((_request, response) => {
+      const write = response.write.bind(response) as (chunk: string) => boolean;
+      response.write = ((chunk: string) => {
+        writes.push(chunk);
+        return write(chunk);
+      }) as typeof response.write;
+      streams.attach(1, response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    after(() => {
+      streams.closeAll();
+      server.close();
+    });
+    const address = server.address();
+    const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+    const client = await SseClient.open(`${url}/events`);
+    open.push(client);
+    await client.waitUntil(() => client.comments.includes("connected"));
+    return { bus, client, writes };
+  }
+
+  test("messages published together go out in one write, each still its own message", async () => {
+    // A long batch: everything below happens within it, so what is grouped does not depend on
+    // the machine's speed.
+    const { bus, client, writes } = await streamServer(60_000);
+    writes.length = 0;
+    bus.publish(1, "board_updated", [1]);
+    bus.publish(1, "board_updated", [2, 3]);
+    await client.waitForMessages(2);
+    assert.equal(writes.length, 1, "one write for the two messages");
+    // Within the batch after that write: later messages wait, then go out together.
+    bus.publish(1, "board_updated", [4]);
+    bus.publish(1, "board_updated", []);
+    await sleep(100);
+    assert.equal(client.messages.length, 2, "held until the batch has passed");
+    // A deletion writes what is held first, then ends the stream.
+    bus.publish(1, "board_deleted");
+    await client.ended;
+    assert.deepEqual(
+      client.messages.map((message) => message.data.ticketIds ?? null),
+      [[1], [2, 3], [4], [], []],
+    );
+    assert.equal(client.messages.at(-1)?.data.event, "board_deleted");
+    const ids = client.messages.map((message) => Number(message.id));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+    );
   });
 });
