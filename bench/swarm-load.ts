@@ -3,7 +3,8 @@
  * event → resolve (every fifth loop: release), each also following the board stream, while two
  * UI-like clients follow the stream and refetch what tack's web UI refetches (ui/src/store.ts:
  * messages coalesced for 60 ms, one refetch at a time; the board shell, then each named ticket,
- * or the whole list with archived tickets when a message names none or more than 50).
+ * nothing more when messages named no ticket (`[]`), or the whole list with archived tickets when
+ * a message did not say (no `ticketIds`) or named more than 50).
  */
 import { performance } from "node:perf_hooks";
 import { cpuMs, percentile } from "./lib.js";
@@ -196,7 +197,9 @@ class UiClient {
   private async refresh(ticketIds: number[] | null): Promise<void> {
     const shell = await this.client.call("GET", `/api/boards/${this.boardId}`, undefined, false);
     this.operations.record("ui: board shell", shell, shell.status === 200);
-    if (ticketIds && ticketIds.length > 0 && ticketIds.length <= UI_MAX_TICKETS) {
+    if (ticketIds && ticketIds.length === 0) {
+      // No ticket changed (a lane or tag did): the shell is all the UI fetches.
+    } else if (ticketIds && ticketIds.length <= UI_MAX_TICKETS) {
       this.named++;
       await Promise.all(
         ticketIds.map(async (id) => {
@@ -328,8 +331,8 @@ export async function runSwarm(
           severity: "info",
           data: { agent: actor, loop },
         });
-        // Not matched with its stream message: tack announces a ticket event with
-        // `ticketIds: []`, which names no ticket.
+        // Not matched with its stream message: builds before issue #20's write work announced
+        // a ticket event with `ticketIds: []`, which names no ticket (they now name it).
         holding.endSentAt = performance.now();
         const end =
           loop % RELEASE_EVERY === RELEASE_EVERY - 1

@@ -10,6 +10,8 @@ export class BoardChanges {
   private readonly boards = new Map<number, BoardEventName>();
   /** Per board, the tickets the unit of work changed there (filled before commit). */
   private readonly tickets = new Map<number, Set<number>>();
+  /** Per board, tickets the message names although their representation did not change. */
+  private readonly mentioned = new Map<number, Set<number>>();
 
   touched(boardId: number): void {
     if (!this.boards.has(boardId)) this.boards.set(boardId, "board_updated");
@@ -33,6 +35,20 @@ export class BoardChanges {
     set.add(ticketId);
   }
 
+  /**
+   * Names a ticket in the board's message without counting it as changed (its version, ETag
+   * and list entry stay): an event recorded on it, which a follower showing that ticket's
+   * timeline wants to hear of, and nobody else needs to refetch more than that ticket for.
+   */
+  ticketMentioned(boardId: number, ticketId: number): void {
+    let set = this.mentioned.get(boardId);
+    if (!set) {
+      set = new Set();
+      this.mentioned.set(boardId, set);
+    }
+    set.add(ticketId);
+  }
+
   /** The tickets changed per board (a moved or deleted ticket also under the board it left). */
   get changedTickets(): ReadonlyMap<number, ReadonlySet<number>> {
     return this.tickets;
@@ -50,7 +66,9 @@ export class BoardChanges {
 
   publishTo(bus: BoardEventBus): void {
     for (const [boardId, event] of this.boards) {
-      const ids = [...(this.tickets.get(boardId) ?? [])].sort((a, b) => a - b);
+      const ids = [
+        ...new Set([...(this.tickets.get(boardId) ?? []), ...(this.mentioned.get(boardId) ?? [])]),
+      ].sort((a, b) => a - b);
       bus.publish(boardId, event, ids);
     }
   }

@@ -124,6 +124,21 @@ describe("live", () => {
       })
     ).body;
     await page.locator(`#card-${created.id}`).waitFor({ state: "attached" });
+    // An agent's event on the open ticket reaches its timeline, and a new lane the board, with
+    // no refetch of the board's whole list: those messages name the ticket, or no ticket.
+    const lists: string[] = [];
+    page.on("request", (request) => {
+      if (/\/api\/boards\/\d+\/tickets/.test(request.url())) lists.push(request.url());
+    });
+    await api.post(`/api/tickets/${ticketId}/events`, {
+      source: "ci",
+      kind: "check",
+      title: "Build 7 passed",
+    });
+    await dialog.getByText("ci: Build 7 passed").waitFor();
+    await api.post(`/api/boards/${seeded.boardId}/lanes`, { name: "Agents' lane" });
+    await page.getByText("Agents' lane").first().waitFor({ state: "attached" });
+    assert.deepEqual(lists, []);
     assert.deepEqual(errors, []);
     await context.close();
   });

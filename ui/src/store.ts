@@ -133,14 +133,20 @@ export function removeTickets(ids: readonly number[]): void {
   tickets.value = next;
 }
 
-/** Refetches what changed: the shell always (small), then the listed tickets or the whole list. */
+/**
+ * Refetches what changed: the shell always (small), then the listed tickets, or the whole list
+ * when the message did not say (null) or named too many. `[]`: no ticket changed (a lane or tag
+ * did), so the shell is all there is to fetch.
+ */
 export async function refresh(ticketIds: number[] | null): Promise<void> {
   const id = boardId.value;
   if (id === null) return;
   try {
     const shell = await api.get<BoardShell>(`/api/boards/${id}`);
     if (boardId.value !== id) return;
-    if (ticketIds && ticketIds.length > 0 && ticketIds.length <= 50) {
+    if (ticketIds && ticketIds.length === 0) {
+      applyShell(shell);
+    } else if (ticketIds && ticketIds.length <= 50) {
       const answers = await Promise.all(
         ticketIds.map(async (ticketId) => {
           try {

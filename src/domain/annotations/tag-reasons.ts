@@ -108,6 +108,8 @@ export function tagReasonService(
           },
         });
         changes.touched(ticket.boardId);
+        // A reason updated on an attached tag changes no ticket: the message still names it.
+        changes.ticketMentioned(ticket.boardId, ticketId);
         return toReason(after);
       });
     },

@@ -69,6 +69,7 @@ export function ticketEventService(
         const ticket = tickets.require(ticketId);
         const id = ticketEvents.insert({ ...event, ticketId, createdAt: now() });
         changes.touched(ticket.boardId);
+        changes.ticketMentioned(ticket.boardId, ticketId);
         return ticketEvents.get(id) as TicketEvent;
       });
     },
