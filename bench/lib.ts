@@ -188,12 +188,19 @@ export interface HttpResult {
   sentAt: number;
   firstByteAt: number;
   lastByteAt: number;
+  /** The answer's size in bytes (its body as sent, after any transfer decoding). */
+  bytes: number;
 }
 
 export interface RequestSpec {
   method?: string;
   path: string;
   body?: unknown;
+  /**
+   * false: count the answer's bytes without decoding or parsing them (`body` is then null), so a
+   * benchmark sharing the cores with the server spends little on big answers. Default true.
+   */
+  parse?: boolean;
   /** Statuses that count as success (default: any 2xx). */
   expect?: number[];
 }
@@ -234,16 +241,24 @@ export class Client {
         },
         (res) => {
           const firstByteAt = performance.now();
+          const parse = spec.parse ?? true;
           const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          let bytes = 0;
+          res.on("data", (chunk: Buffer) => {
+            bytes += chunk.length;
+            if (parse) chunks.push(chunk);
+          });
           res.on("end", () => {
             const lastByteAt = performance.now();
-            const text = Buffer.concat(chunks).toString("utf8");
-            let body: unknown = text;
-            if (String(res.headers["content-type"]).startsWith("application/json")) {
-              body = JSON.parse(text);
+            let body: unknown = null;
+            if (parse) {
+              const text = Buffer.concat(chunks).toString("utf8");
+              body = text;
+              const json = String(res.headers["content-type"]).startsWith("application/json");
+              if (json && text !== "") body = JSON.parse(text);
             }
-            resolve({ status: res.statusCode ?? 0, body, sentAt, firstByteAt, lastByteAt });
+            const status = res.statusCode ?? 0;
+            resolve({ status, body, sentAt, firstByteAt, lastByteAt, bytes });
           });
           res.on("error", reject);
         },
@@ -251,6 +266,11 @@ export class Client {
       req.on("error", reject);
       req.end(payload);
     });
+  }
+
+  /** `send` in one line: `parse: false` counts the answer's bytes without decoding them. */
+  call(method: string, path: string, body?: unknown, parse = true): Promise<HttpResult> {
+    return this.send({ method, path, body, parse });
   }
 
   /** Sends and throws unless the status is the expected one (for seeding data). */

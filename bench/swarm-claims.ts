@@ -3,8 +3,7 @@
  * record: each ticket's activity in commit order (ids ascending) must alternate
  * `ticket_claimed` and `ticket_released` (the leases outlast the run, so none expires).
  */
-import { inParallel } from "./lib.js";
-import type { SwarmClient } from "./swarm-http.js";
+import { type Client, inParallel } from "./lib.js";
 
 export interface ActivityEntry {
   id: number;
@@ -13,7 +12,7 @@ export interface ActivityEntry {
 }
 
 /** Reads the activity of every ticket in `ticketIds`; returns one line per second live claim. */
-export async function auditClaims(client: SwarmClient, ticketIds: number[]): Promise<string[]> {
+export async function auditClaims(client: Client, ticketIds: number[]): Promise<string[]> {
   const problems: string[] = [];
   await inParallel(ticketIds.length, 4, async (index) => {
     const ticketId = ticketIds[index] as number;

@@ -7,10 +7,10 @@
  * a message did not say (no `ticketIds`) or named more than 50).
  */
 import { performance } from "node:perf_hooks";
-import { cpuMs, percentile } from "./lib.js";
+import { Client, cpuMs, type HttpResult, percentile } from "./lib.js";
 import { auditClaims } from "./swarm-claims.js";
 import { StreamDelays } from "./swarm-delays.js";
-import { type BoardStream, type Exchange, openBoardStream, SwarmClient } from "./swarm-http.js";
+import { type BoardStream, openBoardStream } from "./swarm-http.js";
 import { type SoloCost, soloCosts } from "./swarm-solo.js";
 
 const UI_CLIENTS = 2;
@@ -113,11 +113,11 @@ class Operations {
     return at >= this.measureFrom && at <= this.measureUntil;
   }
 
-  record(name: string, exchange: Exchange, ok: boolean): void {
+  record(name: string, exchange: HttpResult, ok: boolean): void {
     this.totals.set(name, (this.totals.get(name) ?? 0) + 1);
-    if (this.inWindow(exchange.answeredAt)) {
+    if (this.inWindow(exchange.lastByteAt)) {
       const list = this.latencies.get(name) ?? [];
-      list.push(exchange.answeredAt - exchange.sentAt);
+      list.push(exchange.lastByteAt - exchange.sentAt);
       this.latencies.set(name, list);
     }
     if (!ok) {
@@ -159,7 +159,7 @@ class UiClient {
   full = 0;
 
   constructor(
-    private readonly client: SwarmClient,
+    private readonly client: Client,
     private readonly boardId: number,
     private readonly operations: Operations,
   ) {}
@@ -229,7 +229,7 @@ export async function runSwarm(
   boardId: number,
   options: SwarmOptions,
 ): Promise<SwarmResult> {
-  const client = new SwarmClient(baseUrl);
+  const client = new Client(baseUrl, 128);
   const operations = new Operations();
   const delays = new StreamDelays(UI_CLIENTS);
   const streams: BoardStream[] = [];
@@ -306,7 +306,7 @@ export async function runSwarm(
         claims++;
         const holding: Holding = {
           actor,
-          claimAnsweredAt: claim.exchange.answeredAt,
+          claimAnsweredAt: claim.exchange.lastByteAt,
           endSentAt: Number.POSITIVE_INFINITY,
         };
         for (const other of holdings.get(ticketId) ?? []) {
@@ -318,12 +318,12 @@ export async function runSwarm(
           }
         }
         holdings.set(ticketId, [...(holdings.get(ticketId) ?? []), holding]);
-        delays.written(ticketId, claim.exchange.sentAt, claim.exchange.answeredAt);
+        delays.written(ticketId, claim.exchange.sentAt, claim.exchange.lastByteAt);
 
         const comment = await call("comment", "POST", `/api/tickets/${ticketId}/comments`, {
           bodyMarkdown: `Working on it (${actor}, loop ${loop}): reproduced, **fix** under way.`,
         });
-        delays.written(ticketId, comment.exchange.sentAt, comment.exchange.answeredAt);
+        delays.written(ticketId, comment.exchange.sentAt, comment.exchange.lastByteAt);
         await call("ticket event", "POST", `/api/tickets/${ticketId}/events`, {
           source: "ci",
           kind: "check",
@@ -338,7 +338,7 @@ export async function runSwarm(
           loop % RELEASE_EVERY === RELEASE_EVERY - 1
             ? await call("release", "POST", `/api/tickets/${ticketId}/release`, { actor })
             : await call("resolve", "PATCH", `/api/tickets/${ticketId}`, { isResolved: true });
-        delays.written(ticketId, end.exchange.sentAt, end.exchange.answeredAt);
+        delays.written(ticketId, end.exchange.sentAt, end.exchange.lastByteAt);
         if (operations.inWindow(performance.now())) loops++;
         loopsWholeRun++;
       }

@@ -7,8 +7,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { RARE_WORD } from "./dataset.js";
-import { cpuMs, percentile } from "./lib.js";
-import { SwarmClient } from "./swarm-http.js";
+import { Client, cpuMs, percentile } from "./lib.js";
 import type { ServerHandle } from "./swarm-load.js";
 
 export interface ReadAfterWriteRow {
@@ -62,7 +61,7 @@ const p50 = (t: Tally) =>
  * (search indexing) mostly lands inside its own block. Adds to `alone` and `pair`.
  */
 async function readAfterPatch(
-  client: SwarmClient,
+  client: Client,
   server: ServerHandle,
   ticketId: number,
   readPath: string,
@@ -77,13 +76,13 @@ async function readAfterPatch(
       title: `Read after write ${counter++} ${RARE_WORD}`,
     });
     if (answer.status !== 200) throw new Error(`PATCH answered ${answer.status}`);
-    latencies?.push(answer.answeredAt - answer.sentAt);
+    latencies?.push(answer.lastByteAt - answer.sentAt);
   };
   const read = async (latencies: number[] | null) => {
     const answer = await client.call("GET", readPath, undefined, rows === 0);
     if (answer.status !== 200) throw new Error(`GET ${readPath} answered ${answer.status}`);
     if (answer.body) rows = answer.body.tickets.length;
-    latencies?.push(answer.answeredAt - answer.sentAt);
+    latencies?.push(answer.lastByteAt - answer.sentAt);
   };
   const warmUntil = performance.now() + options.warmupMs;
   while (performance.now() < warmUntil) {
@@ -111,7 +110,7 @@ async function readAfterPatch(
 }
 
 /** The ticket PATCHed before each read: open and ready, in the lane read, with the rare word. */
-async function pickTicket(client: SwarmClient, board: BoardForReads): Promise<number> {
+async function pickTicket(client: Client, board: BoardForReads): Promise<number> {
   const path = `/api/boards/${board.boardId}/tickets?ready=true&lane_id=${board.laneId}&q=${RARE_WORD}`;
   const answer = await client.call("GET", path);
   const id = answer.body?.tickets?.[0]?.id;
@@ -125,7 +124,7 @@ export async function readAfterWrite(
   board: BoardForReads,
   options: ReadAfterWriteOptions,
 ): Promise<{ rows: ReadAfterWriteRow[]; doubleClaims: number }> {
-  const client = new SwarmClient(baseUrl);
+  const client = new Client(baseUrl, 128);
   try {
     const ticketId = await pickTicket(client, board);
     const measurable = cpuMs(server.pid) !== null;
@@ -172,7 +171,7 @@ export async function readAfterWrite(
 
 /** `callers` agents claim-next at once until the time is up or nothing is ready. */
 async function claimNext(
-  client: SwarmClient,
+  client: Client,
   server: ServerHandle,
   boardId: number,
   options: ReadAfterWriteOptions,
@@ -193,7 +192,7 @@ async function claimNext(
       const id = answer.body.id as number;
       if (claimed.has(id)) doubleClaims++;
       claimed.add(id);
-      if (measured) latencies.push(answer.answeredAt - answer.sentAt);
+      if (measured) latencies.push(answer.lastByteAt - answer.sentAt);
     }
   };
   const actors = Array.from({ length: callers }, (_, i) => `claimer-${i + 1}`);

@@ -5,8 +5,7 @@
  * for its fan-out) and the UI clients' refetches stopped.
  */
 import { performance } from "node:perf_hooks";
-import { cpuMs } from "./lib.js";
-import type { SwarmClient } from "./swarm-http.js";
+import { type Client, cpuMs } from "./lib.js";
 
 export interface SoloCost {
   name: string;
@@ -20,7 +19,7 @@ const MIN_REQUESTS = 3;
 
 /** Runs each operation alone for `blockMs`; returns its cost and the tickets it claimed. */
 export async function soloCosts(
-  client: SwarmClient,
+  client: Client,
   pid: number,
   boardId: number,
   blockMs: number,

@@ -54,6 +54,7 @@ function headerClient(baseUrl: string) {
               sentAt,
               firstByteAt,
               lastByteAt,
+              bytes: Buffer.byteLength(text),
               etag: res.headers.etag,
             });
           });
