@@ -31,7 +31,6 @@ const TICKETS = 20_000;
 const ENTRIES_PER_TICKET = 5;
 const DAY = 86_400_000;
 const END = Date.parse("2026-03-01T00:00:00.000Z");
-const START = END - 60 * DAY;
 const PROFILES = fileURLToPath(new URL("./profiles/", import.meta.url));
 
 interface Statement {
@@ -43,8 +42,12 @@ interface SeedDb {
   close(): void;
 }
 
-/** Writes the board with `root`'s build of the storage (its own migrations, its own triggers). */
-async function seed(root: string, dbFile: string): Promise<number> {
+/**
+ * Writes the board with `root`'s build of the storage (its own migrations, its own triggers); its
+ * history ends at `end` (bench/insights-view.ts passes now).
+ */
+export async function seed(root: string, dbFile: string, end = END): Promise<number> {
+  const START = end - 60 * DAY;
   const storage = pathToFileURL(join(root, "dist", "storage", "database.js")).href;
   const { openDatabase } = (await import(storage)) as { openDatabase(file: string): SeedDb };
   const db = openDatabase(dbFile);
@@ -254,9 +257,12 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(
-    `bench:insights: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
-  );
-  process.exit(1);
-});
+// Only when run (bench/insights-view.ts imports seed).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  main().catch((error: unknown) => {
+    console.error(
+      `bench:insights: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+    process.exit(1);
+  });
+}

@@ -87,21 +87,26 @@ export function formatDuration(seconds: number | null): string {
   return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
 }
 
+// Intl formatters are costly to build: one each, reused for every label.
+const dayFormat = new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric" });
+const hourFormat = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+const timeFormat = new Intl.DateTimeFormat(undefined, {
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+
 /** A bucket's start as its label: the date, with the time for hourly buckets (local time). */
-export function formatBucket(at: string, bucket: string): string {
+export function formatBucket(at: string | number, bucket: string): string {
   const date = new Date(at);
-  const day = date.toLocaleDateString(undefined, { month: "short", day: "numeric" });
-  if (bucket !== "hour") return day;
-  return `${day} ${date.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })}`;
+  const day = dayFormat.format(date);
+  return bucket === "hour" ? `${day} ${hourFormat.format(date)}` : day;
 }
 
-export function formatTime(at: string): string {
-  return new Date(at).toLocaleString(undefined, {
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-  });
+/** A moment (ISO string or epoch milliseconds) as month, day and time (local time). */
+export function formatTime(at: string | number): string {
+  return timeFormat.format(new Date(at));
 }
 
 // ---- CSV ---------------------------------------------------------------------------------------

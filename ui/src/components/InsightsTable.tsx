@@ -22,7 +22,8 @@ export function InsightsTable(props: {
 }) {
   const shown = useSignal(props.open ?? false);
   const { table } = props;
-  const body = (
+  // A function, so rows (thousands on a big board) are only built while the table shows.
+  const body = () => (
     <div class="insights-table-wrap">
       <table class="insights-table" data-table={table.name}>
         <thead>
@@ -61,13 +62,13 @@ export function InsightsTable(props: {
         Download CSV
       </button>
       {props.open ? (
-        body
+        body()
       ) : (
         <details
           onToggle={(event) => (shown.value = (event.currentTarget as HTMLDetailsElement).open)}
         >
           <summary>Table ({table.rows.length} rows)</summary>
-          {shown.value && body}
+          {shown.value && body()}
         </details>
       )}
     </div>

@@ -5,6 +5,7 @@ import {
   flowSeries,
   formatBucket,
   formatDuration,
+  formatTime,
   type Insights,
   type LaneName,
   unitFor,
@@ -37,7 +38,7 @@ export function flowSpec(
   const series: uPlot.Series[] = [
     {
       label: "Bucket",
-      value: (_, at) => (at === null ? "–" : formatBucket(iso(at), insights.bucket)),
+      value: (_, at) => (at === null ? "–" : formatBucket(at * 1000, insights.bucket)),
     },
     ...laneIds.map((laneId, index) => ({
       label: laneName(lanes, laneId),
@@ -85,7 +86,7 @@ export function cycleSpec(
     spec: {
       options: {
         series: [
-          { label: "Resolved", value: (_, at) => (at === null ? "–" : formatTimeShort(at)) },
+          { label: "Resolved", value: (_, at) => (at === null ? "–" : formatTime(at * 1000)) },
           {
             label: "Cycle time",
             stroke: seriesColour(palette, 0),
@@ -212,12 +213,3 @@ function integerSplits(min: number, max: number, count: number, fit: number): nu
   for (let index = first; index <= last; index += step) splits.push(index);
   return splits;
 }
-
-const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
-const formatTimeShort = (seconds: number) =>
-  new Date(seconds * 1000).toLocaleString(undefined, {
-    month: "short",
-    day: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-  });
