@@ -1,10 +1,11 @@
 // `npm run screenshots`: the README's screenshots (docs/screenshots/), from a demo board on a
 // temporary database, in Debian's Chromium: desktop light and dark, phone, list, ticket dialog,
-// trash, lane WIP limits. `npm run screenshots -- wip` makes only those whose name starts so.
+// trash, lane WIP limits, insights. `npm run screenshots -- wip` makes only those whose name starts so.
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { startTestServer } from "../helpers/server.js";
 import { openPage, type PageOptions } from "./browser.js";
+import { seedFlowHistory } from "./flow-seed.js";
 import { seedDemoBoard } from "./seed.js";
 
 const folder = fileURLToPath(new URL("../../docs/screenshots/", import.meta.url));
@@ -116,6 +117,28 @@ for (const [name, options] of trashShots.filter(([name]) => wanted(name))) {
   await page.locator("body").press("Shift+T");
   await page.getByRole("button", { name: "All boards" }).click();
   await page.locator(".trash-item").first().waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${folder}${name}.png` });
+  await context.close();
+  console.log(`docs/screenshots/${name}.png`);
+}
+
+// The Insights view (i) after three weeks of recorded flow on the demo board, desktop and phone,
+// light and dark.
+await seedFlowHistory(
+  api,
+  boardId,
+  lanes.map((lane) => lane.id),
+);
+const insightsShots: [string, PageOptions][] = [
+  ["insights-light", { width: 1440, height: 1300 }],
+  ["insights-dark", { width: 1440, height: 1300, colorScheme: "dark" }],
+  ["insights-phone", { width: 390, height: 844, hasTouch: true }],
+  ["insights-phone-dark", { width: 390, height: 844, hasTouch: true, colorScheme: "dark" }],
+];
+for (const [name, options] of insightsShots.filter(([name]) => wanted(name))) {
+  const { page, context } = await openPage(`${api.url}/boards/${boardId}/insights`, options);
+  await page.locator(".insights[data-drawn]").waitFor();
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${folder}${name}.png` });
   await context.close();

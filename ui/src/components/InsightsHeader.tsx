@@ -112,13 +112,13 @@ export function InsightsSummary(props: { insights: Insights }) {
     return {
       key: name,
       value: formatDuration(figure.p50),
-      detail: `85 %: ${formatDuration(figure.p85)} · 95 %: ${formatDuration(figure.p95)}`,
+      detail: [`85 %: ${formatDuration(figure.p85)}`, `95 %: ${formatDuration(figure.p95)}`],
       label: `${name} time, median of ${figure.count}`,
     };
   });
   const figures = [
-    { key: "resolved", value: String(resolved), detail: "", label: "resolutions in the period" },
-    { key: "wip", value: String(insights.aging.length), detail: "", label: "open tickets now" },
+    { key: "resolved", value: String(resolved), detail: [], label: "resolutions in the period" },
+    { key: "wip", value: String(insights.aging.length), detail: [], label: "open tickets now" },
     ...times,
   ];
   return (
@@ -128,7 +128,13 @@ export function InsightsSummary(props: { insights: Insights }) {
           <dt>{figure.label}</dt>
           <dd>
             <span class="insights-figure-value">{figure.value}</span>
-            {figure.detail && <span class="insights-figure-detail">{figure.detail}</span>}
+            {figure.detail.length > 0 && (
+              <span class="insights-figure-detail">
+                {figure.detail.map((part) => (
+                  <span key={part}>{part}</span>
+                ))}
+              </span>
+            )}
           </dd>
         </div>
       ))}

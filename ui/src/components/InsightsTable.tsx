@@ -28,8 +28,8 @@ export function InsightsTable(props: {
       <table class="insights-table" data-table={table.name}>
         <thead>
           <tr>
-            {table.header.map((name) => (
-              <th key={name} scope="col">
+            {table.header.map((name, column) => (
+              <th key={name} scope="col" class={`cell-${table.kinds[column]}`}>
                 {name.replace(/ \(s\)$/, "")}
               </th>
             ))}

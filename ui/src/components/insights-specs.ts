@@ -17,6 +17,21 @@ import { axis, type ChartSpec, type Palette, seriesColour } from "./InsightsChar
 const laneName = (lanes: readonly LaneName[], id: number) =>
   lanes.find((lane) => lane.id === id)?.name ?? `lane ${id}`;
 
+/** Time axis labels like the tables': the date, with the time when ticks are under a day apart. */
+const timeValues = (_: uPlot, splits: number[], __: number, ___: number, increment: number) =>
+  splits.map((at) => (increment < 86_400 ? formatTime(at * 1000) : formatBucket(at * 1000, "day")));
+
+/** `rgb(r, g, b)` mixed with `base` (the card's colour): a softer fill for large areas. */
+function soften(colour: string, base: string, amount = 0.72): string {
+  const parts = (value: string) => (value.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+  const [top, bottom] = [parts(colour), parts(base)];
+  if (top.length < 3 || bottom.length < 3) return colour;
+  const mixed = top.map((value, index) =>
+    Math.round(value * amount + (bottom[index] as number) * (1 - amount)),
+  );
+  return `rgb(${mixed.join(", ")})`;
+}
+
 /** No line between points: a scatter. */
 const noPath = () => null;
 
@@ -42,9 +57,9 @@ export function flowSpec(
     },
     ...laneIds.map((laneId, index) => ({
       label: laneName(lanes, laneId),
-      stroke: palette.surface,
-      width: 1,
-      fill: seriesColour(palette, index),
+      stroke: seriesColour(palette, index),
+      width: 1.5,
+      fill: soften(seriesColour(palette, index), palette.surface),
       // The legend shows the lane's own count, not the stacked height.
       value: (_: uPlot, __: number | null, ___: number, row: number | null) =>
         row === null ? "–" : String(insights.flow[row]?.lanes[index]?.count ?? 0),
@@ -56,7 +71,10 @@ export function flowSpec(
       options: {
         series,
         scales: { x: { time: true }, y: { range: (_, __, max) => [0, Math.max(1, max)] } },
-        axes: [axis(palette), axis(palette, { splits: countAxisSplits, size: 44 })],
+        axes: [
+          axis(palette, { values: timeValues }),
+          axis(palette, { splits: countAxisSplits, size: 44 }),
+        ],
         cursor: { points: { show: false } },
         legend: { live: true },
       },
@@ -74,12 +92,12 @@ export function cycleSpec(
   const line = (value: number | null) =>
     x.map(() => (value === null ? null : value / unit.seconds));
   const rank = (label: string, value: number | null, stroke: string): uPlot.Series => ({
-    label,
+    label: `${label} ${formatDuration(value)}`,
     stroke,
     width: 1.5,
     dash: [6, 4],
     points: { show: false },
-    value: () => formatDuration(value),
+    value: () => "",
   });
   return {
     ticketIds,
@@ -100,7 +118,10 @@ export function cycleSpec(
           rank("95 %", insights.cycleTime.p95, palette.p95),
         ],
         scales: { x: { time: true }, y: { range: (_, __, max) => [0, Math.max(1, max * 1.1)] } },
-        axes: [axis(palette), axis(palette, { label: unit.name, size: 50, labelSize: 18 })],
+        axes: [
+          axis(palette, { values: timeValues }),
+          axis(palette, { label: unit.name, size: 50, labelSize: 18 }),
+        ],
         legend: { live: true },
       },
       data: [
@@ -174,6 +195,8 @@ export function agingSpec(
           ...laneIds.map((laneId, index) => ({
             label: laneName(lanes, laneId),
             stroke: seriesColour(palette, index),
+            // No area is drawn (no path); the fill colours the legend's marker.
+            fill: seriesColour(palette, index),
             paths: noPath,
             points: {
               show: true,
