@@ -3,20 +3,46 @@ import { clientCommand, handler } from "./command-kit.js";
 import { UsageError } from "./exit-codes.js";
 
 // One line per agent host, over HTTP (`tack serve` answers MCP at /mcp) and over stdio (this
-// command). The same table is in docs/agents.md.
+// command). docs/agents.md has the same table; test/mcp/setup-lines.test.ts keeps the two equal.
 const MCP_URL = "http://127.0.0.1:3000/mcp";
+const CURSOR_FILE = "~/.cursor/mcp.json:";
+
+/** How each host adds tack: a shell command, or (Cursor) a file and its content. */
+export const MCP_SETUP_LINES: ReadonlyArray<{ host: string; http: string; stdio: string }> = [
+  {
+    host: "Claude Code",
+    http: `claude mcp add --transport http tack ${MCP_URL}`,
+    stdio: "claude mcp add tack -- tack mcp",
+  },
+  {
+    host: "Codex",
+    http: `codex mcp add tack --url ${MCP_URL}`,
+    stdio: "codex mcp add tack -- tack mcp",
+  },
+  {
+    host: "Gemini CLI",
+    http: `gemini mcp add --transport http tack ${MCP_URL}`,
+    stdio: "gemini mcp add tack tack mcp",
+  },
+  {
+    host: "VS Code",
+    http: `code --add-mcp '{"name":"tack","type":"http","url":"${MCP_URL}"}'`,
+    stdio: `code --add-mcp '{"name":"tack","type":"stdio","command":"tack","args":["mcp"]}'`,
+  },
+  {
+    host: "Cursor",
+    http: `${CURSOR_FILE} {"mcpServers":{"tack":{"url":"${MCP_URL}"}}}`,
+    stdio: `${CURSOR_FILE} {"mcpServers":{"tack":{"command":"tack","args":["mcp"]}}}`,
+  },
+];
+
+const prompt = (line: string) => (line.startsWith(CURSOR_FILE) ? line : `$ ${line}`);
 const SETUP_LINES = `
 Setup in one line (HTTP: tack serve answers MCP at ${MCP_URL}; stdio: this command):
-  Claude Code  $ claude mcp add --transport http tack ${MCP_URL}
-               $ claude mcp add tack -- tack mcp
-  Codex        $ codex mcp add tack --url ${MCP_URL}
-               $ codex mcp add tack -- tack mcp
-  Gemini CLI   $ gemini mcp add --transport http tack ${MCP_URL}
-               $ gemini mcp add tack tack mcp
-  VS Code      $ code --add-mcp '{"name":"tack","type":"http","url":"${MCP_URL}"}'
-               $ code --add-mcp '{"name":"tack","command":"tack","args":["mcp"]}'
-  Cursor       ~/.cursor/mcp.json: {"mcpServers":{"tack":{"url":"${MCP_URL}"}}}
-               ~/.cursor/mcp.json: {"mcpServers":{"tack":{"command":"tack","args":["mcp"]}}}
+${MCP_SETUP_LINES.map(
+  ({ host, http, stdio }) =>
+    `  ${host.padEnd(12)} ${prompt(http)}\n  ${"".padEnd(12)} ${prompt(stdio)}`,
+).join("\n")}
 Over HTTP the URL takes ?actor=<name>&toolsets=remote,admin&read_only=true&board=<id>; the actor
 defaults to the host's own name. More: docs/agents.md.`;
 
