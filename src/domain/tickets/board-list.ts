@@ -62,11 +62,11 @@ export class BoardList {
   /**
    * claim-next's order: the startable active tickets, priority desc then board order, claims
    * not looked at (claims come and go with every pick; the pick skips the claimed ones). Made
-   * again after anything that moves a ticket in it or in or out of it; `readyLanes` is the lane
-   * order it was made for.
+   * again after anything that moves a ticket in it or in or out of it; `readyOrderLanes` is the
+   * lane order it was made for.
    */
   readyOrder: Listed[] | undefined;
-  readyLanes = "";
+  readyOrderLanes = "";
 }
 
 /** Board order within a lane: active before archived, then position, then id. */

@@ -246,7 +246,7 @@ export function boardLists(
     const ids = startable(list, boardId);
     const laneIds = stores.lanes.listByBoard(boardId).map((lane) => lane.id);
     const lanesKey = laneIds.join(",");
-    if (list.readyOrder && list.readyLanes === lanesKey) return list.readyOrder;
+    if (list.readyOrder && list.readyOrderLanes === lanesKey) return list.readyOrder;
     const byPriority = new Map<number, Listed[]>();
     for (const laneId of laneIds) {
       for (const listed of list.lanes.get(laneId) ?? []) {
@@ -260,7 +260,7 @@ export function boardLists(
     list.readyOrder = [...byPriority.keys()]
       .sort((a, b) => b - a)
       .flatMap((priority) => byPriority.get(priority) ?? []);
-    list.readyLanes = lanesKey;
+    list.readyOrderLanes = lanesKey;
     return list.readyOrder;
   }
 
