@@ -1,19 +1,13 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { describe, test } from "node:test";
-import type { Page } from "playwright-core";
 import { startTestServer } from "../helpers/server.js";
+import { seriousViolations } from "./axe.js";
 import { openPage, type PageOptions } from "./browser.js";
 import { seedDemoBoard } from "./seed.js";
 
 // An axe-core scan of each view finds no serious or critical violation (WCAG 2 A and AA rules),
 // in light and dark. axe is evaluated through the DevTools protocol, which the page's CSP allows.
 
-const axeSource = readFileSync(
-  createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
-  "utf8",
-);
 const api = await startTestServer();
 const seeded = await seedDemoBoard(api, "Accessible");
 // WIP limits: Backlog at its limit, Doing over it, so the scans include the marked badges (in the
@@ -28,30 +22,6 @@ for (const [index, excess] of [
       ticket.laneId === lane.id && !ticket.isResolved && !ticket.isArchived,
   ).length;
   await api.patch(`/api/lanes/${lane.id}`, { wipLimit: open - excess });
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (
-      window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<any> } }
-    ).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21aa"] },
-    });
-    return result.violations
-      .filter(
-        (violation: { impact: string }) =>
-          violation.impact === "serious" || violation.impact === "critical",
-      )
-      .map(
-        (violation: { id: string; nodes: { target: string[] }[] }) =>
-          `${violation.id}: ${violation.nodes
-            .slice(0, 3)
-            .map((node) => node.target.join(" "))
-            .join(", ")}`,
-      );
-  });
 }
 
 const views: [string, string, PageOptions][] = [

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
 import { startTestServer } from "../helpers/server.js";
+import { seriousViolations } from "./axe.js";
 import { openPage, until } from "./browser.js";
 import { seedFlowHistory } from "./flow-seed.js";
 import { seedDemoBoard } from "./seed.js";
@@ -92,6 +93,9 @@ test("by keyboard and URL: charts, tables and CSV match the API; aging dots open
     await tableRows(page, "actors"),
     insights.actors.map((actor) => [actor.actor, String(actor.claimed), String(actor.resolved)]),
   );
+  // With every table open: no serious accessibility violation (axe, WCAG 2 A and AA).
+  await tableRows(page, "cycle-time");
+  assert.deepEqual(await seriousViolations(page), []);
 
   // The CSV file carries the same rows, with raw values.
   const downloading = page.waitForEvent("download");
@@ -156,11 +160,12 @@ test("by keyboard and URL: charts, tables and CSV match the API; aging dots open
   await context.close();
 });
 
-test("at 390 px the view fits the width: charts and figures, no sideways scrolling", async () => {
+test("at 390 px in dark the view fits the width, no sideways scrolling; axe finds nothing serious", async () => {
   const { page, context, errors } = await openPage(`${api.url}/boards/${boardId}/insights`, {
     width: 390,
     height: 844,
     hasTouch: true,
+    colorScheme: "dark",
   });
   await page.locator(".insights[data-drawn]").waitFor();
   assert.equal(await page.locator(".insights-chart canvas").count(), 4);
@@ -177,6 +182,7 @@ test("at 390 px the view fits the width: charts and figures, no sideways scrolli
   assert.ok(widths.page <= 390, `page ${widths.page} px wide`);
   assert.equal(widths.body, 0);
   for (const right of widths.charts) assert.ok(right <= 390, `a chart ends at ${right} px`);
+  assert.deepEqual(await seriousViolations(page), []);
   assert.deepEqual(errors, []);
   await context.close();
 });

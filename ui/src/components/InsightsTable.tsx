@@ -23,8 +23,15 @@ export function InsightsTable(props: {
   const shown = useSignal(props.open ?? false);
   const { table } = props;
   // A function, so rows (thousands on a big board) are only built while the table shows.
+  // The wrapper scrolls (max-height), so it takes focus: keyboard users scroll it too.
   const body = () => (
-    <div class="insights-table-wrap">
+    <div
+      class="insights-table-wrap"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus (axe: scrollable-region-focusable)
+      tabIndex={0}
+      role="region"
+      aria-label={`${table.name.replace("-", " ")} table`}
+    >
       <table class="insights-table" data-table={table.name}>
         <thead>
           <tr>
