@@ -15,7 +15,10 @@ export interface TicketState {
 
 /** What the replay tells its listener, in time order, about the board asked for. */
 export interface ReplayListener {
-  /** The ticket's state on the board from `at` on (`null`: not on the board from then). */
+  /**
+   * The ticket's state on the board from `at` on (`null`: not on the board from then). The object
+   * is the replay's own and changes as it goes on (no copy per change): read it, do not keep it.
+   */
   state(at: number, state: TicketState | null): void;
   /** It became resolved on the board (arriving resolved is not a resolution). */
   resolved(at: number): void;
@@ -103,7 +106,7 @@ export function replayTicket(
 ): CurrentStay | null {
   const state = stateAtCreation(ticket);
   let stay: CurrentStay | null = null;
-  const show = (at: number) => listener.state(at, state.boardId === boardId ? { ...state } : null);
+  const show = (at: number) => listener.state(at, state.boardId === boardId ? state : null);
   const arrive = (at: number) => {
     stay = { arrivedAt: at, startedAt: null, resolvedAt: null, laneSince: at };
     show(at);
