@@ -98,6 +98,14 @@ export const InsightsOutput = Type.Object(
     throughput: Type.Array(Type.Object({ at: Type.String(), resolved: Type.Integer() })),
     leadTime: Percentiles,
     cycleTime: Percentiles,
+    completions: Type.Array(
+      Type.Object({
+        ticketId: Id,
+        resolvedAt: Type.String(),
+        leadSeconds: Type.Integer(),
+        cycleSeconds: Nullable(Type.Integer()),
+      }),
+    ),
     aging: Type.Array(
       Type.Object({ ticketId: Id, laneId: Id, since: Type.String(), ageSeconds: Type.Integer() }),
     ),
