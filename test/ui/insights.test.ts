@@ -46,6 +46,8 @@ async function tableRows(page: Page, name: string): Promise<string[][]> {
       .locator(".insights-data", { has: page.locator(`[data-csv="${name}"]`) })
       .locator("summary")
       .click();
+    // The table is built when its <details> opens (a render later).
+    await table.waitFor();
   }
   return table
     .locator("tbody tr")
