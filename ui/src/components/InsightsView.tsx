@@ -140,7 +140,8 @@ function Charts(props: { insights: Insights; palette: Palette }) {
       throughput: throughputSpec(insights, palette),
       aging: agingSpec(insights, laneIds, laneNames, palette),
     }),
-    [insights, palette, laneList],
+    // Lane names by value: a refetched shell (a new array) alone does not redraw the charts.
+    [insights, palette, laneNames.map((lane) => `${lane.id}:${lane.name}`).join("\n")],
   );
 
   // Charts draw in their layout effects (children first): the frame after is "drawn".
