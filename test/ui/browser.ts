@@ -139,13 +139,17 @@ export async function centerOf(page: Page, selector: string): Promise<{ x: numbe
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 
-/** Reads until `ok` holds (every 50 ms), failing after 8 s with the last value read. */
+/**
+ * Reads until `ok` holds (every 50 ms), failing after 30 s with the last value read: only a guard
+ * against waiting forever, generous because a heavily loaded machine can take seconds per round
+ * trip through the browser.
+ */
 export async function until<T>(
   read: () => Promise<T>,
   ok: (value: T) => boolean,
   what: string,
 ): Promise<T> {
-  const deadline = Date.now() + 8000;
+  const deadline = Date.now() + 30_000;
   let value = await read();
   while (!ok(value)) {
     if (Date.now() > deadline) assert.fail(`${what}: still ${JSON.stringify(value)}`);
