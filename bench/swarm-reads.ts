@@ -8,6 +8,7 @@
 import { performance } from "node:perf_hooks";
 import { RARE_WORD } from "./dataset.js";
 import { Client, cpuMs, percentile } from "./lib.js";
+import { type BoardStream, openBoardStream } from "./swarm-http.js";
 import type { ServerHandle } from "./swarm-load.js";
 
 export interface ReadAfterWriteRow {
@@ -26,6 +27,12 @@ export interface ReadAfterWriteOptions {
   durationMs: number;
   warmupMs: number;
   claimCallers?: number;
+  /**
+   * Board streams held open (reading every message) while this table is measured: the issue's
+   * targets are for a board that two UIs and 32 agents follow, so each write's fan-out counts.
+   * Default 0.
+   */
+  streams?: number;
 }
 
 export interface BoardForReads {
@@ -125,7 +132,11 @@ export async function readAfterWrite(
   options: ReadAfterWriteOptions,
 ): Promise<{ rows: ReadAfterWriteRow[]; doubleClaims: number }> {
   const client = new Client(baseUrl, 128);
+  const streams: BoardStream[] = [];
   try {
+    for (let i = 0; i < (options.streams ?? 0); i++) {
+      streams.push(await openBoardStream(baseUrl, board.boardId, () => {}));
+    }
     const ticketId = await pickTicket(client, board);
     const measurable = cpuMs(server.pid) !== null;
     const list = `/api/boards/${board.boardId}/tickets`;
@@ -165,6 +176,7 @@ export async function readAfterWrite(
     });
     return { rows, doubleClaims: claims.doubleClaims };
   } finally {
+    for (const stream of streams) stream.close();
     client.close();
   }
 }

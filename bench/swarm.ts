@@ -7,7 +7,9 @@
  *   2. for each K (default 8, then 32): K agents and two UI-like clients for a fixed time
  *      (bench/swarm-load.ts).
  * Flags: --tickets 20000, --agents 8,32, --seconds 20 (measured per K), --warmup 3,
- * --reads-seconds 3, --alone-seconds 1 (each operation alone after the swarm), --no-agent-streams, --skip-reads, --skip-swarm, --json <file> (every
+ * --reads-seconds 3, --alone-seconds 1 (each operation alone after the swarm), --no-agent-streams,
+ * --write-streams 34 (board streams held open during the read-after-write table: two UIs and 32
+ * agents; 0 as before issue #20's write work), --skip-reads, --skip-swarm, --json <file> (every
  * figure of every run), and
  * --compare <git-ref> [--rounds N]: that commit's build and this tree's, alternated phase by
  * phase in one run, with ratios.
@@ -50,6 +52,7 @@ function options() {
       "alone-seconds": { type: "string", default: "1" },
       "no-agent-streams": { type: "boolean", default: false },
       "skip-reads": { type: "boolean", default: false },
+      "write-streams": { type: "string", default: "34" },
       "skip-swarm": { type: "boolean", default: false },
       compare: { type: "string" },
       rounds: { type: "string", default: "1" },
@@ -72,6 +75,7 @@ function options() {
     aloneMs: Number(values["alone-seconds"]) * 1000,
     agentStreams: !values["no-agent-streams"],
     reads: !values["skip-reads"],
+    writeStreams: Number(values["write-streams"]),
     swarm: !values["skip-swarm"],
     compare: values.compare,
     rounds: number("rounds", values.rounds),
@@ -168,6 +172,7 @@ async function main(): Promise<void> {
             readAfterWrite(tack.url, tack, build.board, {
               durationMs: flags.readsMs,
               warmupMs: Math.min(flags.warmupMs, 2000),
+              streams: flags.writeStreams,
             }),
           );
           readDoubleClaims += doubleClaims;
