@@ -15,6 +15,8 @@
  *   --rounds N        alternations with --compare (default 3)
  *   --profile         run this tree's server under `node --cpu-prof` and print the profile's
  *                     summary (bench/profile-summary.ts); the file stays in bench/profiles/
+ *   --after-write     resolve or reopen one ticket before each request (insights right after a
+ *                     write, the write's CPU included)
  *   --seed-only <file>  just write the database (for profiling by hand)
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -66,6 +68,10 @@ export async function seed(root: string, dbFile: string, end = END): Promise<num
     `INSERT INTO tickets (board_id, lane_id, title, is_resolved, position, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
+  // Every ticket has its text row, as tack writes it (a single-ticket read or write needs it).
+  const text = db.prepare(
+    "INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html) VALUES (?, ?, '', '')",
+  );
   const activity = db.prepare(
     `INSERT INTO activity (board_id, ticket_id, subject_ticket_id, action, message, details_json,
        created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -83,6 +89,7 @@ export async function seed(root: string, dbFile: string, end = END): Promise<num
         ticket.run(boardId, lastLane, `Ticket ${i}`, open ? 0 : 1, position, iso(created), at)
           .lastInsertRowid,
       );
+      text.run(id, `Ticket ${i}`);
       const actor = `agent-${i % 7}`;
       const step = (hours: number) => iso(created + hours * 3_600_000 + (i % 3_600) * 1000);
       const write = (action: string, message: string, details: unknown, when: string) => {
@@ -151,6 +158,9 @@ interface Build {
   tack: TackProcess;
   url: string;
   body: string;
+  /** The ticket `--after-write` resolves and reopens before each request. */
+  ticketUrl: string;
+  resolved: boolean;
   cpu: number[];
   wall: number[];
 }
@@ -158,11 +168,27 @@ interface Build {
 const QUERY = `from=${new Date(END - 30 * DAY).toISOString()}&to=${new Date(END).toISOString()}&bucket=day`;
 
 /** `requests` requests one after another: server CPU and wall time per request. */
-async function batch(build: Build, requests: number): Promise<void> {
+async function batch(build: Build, requests: number, afterWrite: boolean): Promise<void> {
   const cpuBefore = cpuMs(build.tack.pid) as number;
   const started = performance.now();
   for (let i = 0; i < requests; i++) {
-    // tack does not cache insights answers: the same query each time costs the same.
+    if (afterWrite) {
+      // A write that adds a flow entry (a resolution or a reopening): the insights after it must
+      // read that ticket's history again. Its own CPU (~1-2 ms) is counted in the request's.
+      build.resolved = !build.resolved;
+      const patched = await fetch(build.ticketUrl, {
+        method: "PATCH",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ isResolved: build.resolved }),
+      });
+      if (patched.status !== 200)
+        throw new Error(
+          `PATCH ${build.ticketUrl} answered ${patched.status} ${await patched.text()}`,
+        );
+      await patched.arrayBuffer();
+    }
+    // tack does not cache insights answers; it keeps parsed histories by revision, so a
+    // repeated request on an unchanged board parses none of them again.
     const response = await fetch(build.url);
     await response.arrayBuffer();
   }
@@ -182,6 +208,7 @@ async function main(): Promise<void> {
       compare: { type: "string" },
       rounds: { type: "string", default: "3" },
       profile: { type: "boolean", default: false },
+      "after-write": { type: "boolean", default: false },
       "seed-only": { type: "string" },
     },
   });
@@ -217,7 +244,21 @@ async function main(): Promise<void> {
       const parsed = JSON.parse(body) as { flow: unknown[] };
       if (first.status !== 200 || parsed.flow.length !== 30)
         throw new Error(`answer ${first.status}`);
-      builds.push({ name, root, tack, url, body, cpu: [], wall: [] });
+      const listed = (await (
+        await fetch(`${tack.url}/api/boards/${boardId}/tickets?archived=all`)
+      ).json()) as { tickets: Array<{ id: number; isResolved: boolean }> };
+      const ticket = listed.tickets[0] as { id: number; isResolved: boolean };
+      builds.push({
+        name,
+        root,
+        tack,
+        url,
+        body,
+        ticketUrl: `${tack.url}/api/tickets/${ticket.id}`,
+        resolved: ticket.isResolved,
+        cpu: [],
+        wall: [],
+      });
     }
     // The same figures from both builds (ageSeconds left out: it counts to each one's now).
     const figures = (body: string) =>
@@ -229,7 +270,7 @@ async function main(): Promise<void> {
       `insights of ${TICKETS} tickets / ${TICKETS * ENTRIES_PER_TICKET} activity entries, 30 daily buckets, ${requests} requests a batch, load average ${load()}`,
     );
     for (let round = 1; round <= rounds; round++) {
-      for (const build of builds) await batch(build, requests);
+      for (const build of builds) await batch(build, requests, values["after-write"] === true);
       if (builds.length > 1) console.log(`  round ${round} of ${rounds} done, load ${load()}`);
     }
     for (const build of builds) {

@@ -41,12 +41,12 @@ export const FLOW_KINDS = [
 const quoted = (actions: readonly string[]) => actions.map((action) => `'${action}'`).join(", ");
 
 /** Whether activity row `a` belongs in a flow history. */
-const isFlowEntry = (a: string) =>
+export const isFlowEntry = (a: string) =>
   `(${a}.action IN (${quoted(FLOW_KINDS)}) AND (${a}.action <> 'ticket_updated'
     OR json_extract(${a}.details_json, '$.after.isResolved') IS NOT NULL))`;
 
 /** The JSON array of activity row `a` (the layout described above). */
-const entryOf = (a: string) => {
+export const entryOf = (a: string) => {
   const field = (path: string) => `json_extract(${a}.details_json, '${path}')`;
   const at = `CAST(round(unixepoch(${a}.created_at, 'subsec') * 1000) AS INTEGER)`;
   const entry = (action: (typeof FLOW_KINDS)[number], ...rest: string[]) =>
@@ -80,7 +80,7 @@ const historiesFromActivity = (where: string) => `
 export const FLOW_HISTORIES_FROM_ACTIVITY = historiesFromActivity("1");
 
 /** Rebuilds the flow history of the tickets `subjects` (a SELECT of ids) from their activity. */
-const rebuild = (subjects: string) => `
+export const rebuild = (subjects: string) => `
   DELETE FROM flow_histories WHERE ticket_id IN (${subjects});
   INSERT INTO flow_histories (ticket_id, entries)
   ${historiesFromActivity(`a.subject_ticket_id IN (${subjects})`)};`;

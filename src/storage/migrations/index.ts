@@ -11,6 +11,7 @@ import { rerenderMarkdownAsGithub } from "./009-rerender-markdown-gfm.js";
 import { accessTokensSchema } from "./010-access-tokens.js";
 import { trashSchema } from "./011-trash.js";
 import { flowHistoriesSchema } from "./012-flow-histories.js";
+import { flowHistoryRevisionsSchema } from "./013-flow-history-revisions.js";
 
 /**
  * What a migration may need beyond the database: the domain's Markdown renderer, handed in by
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   accessTokensSchema,
   trashSchema,
   flowHistoriesSchema,
+  flowHistoryRevisionsSchema,
 ];
