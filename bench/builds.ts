@@ -31,6 +31,28 @@ export function removeCheckOut(folder: string): void {
   rmSync(dirname(folder), { recursive: true, force: true });
 }
 
+/** A build to measure: a name for the tables and the folder it was built in. */
+export interface BuildRoot {
+  name: string;
+  root: string;
+}
+
+/**
+ * The builds a `--compare <ref>` bench alternates: that ref's checkout first (its folder is
+ * pushed onto `checkouts`, for removeCheckOut when the bench ends), then this tree. Without a
+ * ref, this tree alone.
+ */
+export function buildsToCompare(ref: string | undefined, checkouts: string[]): BuildRoot[] {
+  const roots: BuildRoot[] = [{ name: "this tree", root: ROOT }];
+  if (ref) {
+    console.log(`building ${ref} in a temporary worktree…`);
+    const other = checkOut(ref);
+    checkouts.push(other);
+    roots.unshift({ name: ref, root: other });
+  }
+  return roots;
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);

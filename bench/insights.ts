@@ -25,7 +25,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { checkOut, median, ROOT, removeCheckOut, spread } from "./builds.js";
+import { buildsToCompare, median, ROOT, removeCheckOut, spread } from "./builds.js";
 import { cpuMs, startTack, type TackProcess, waitForIdle } from "./lib.js";
 import { summarizeProfile } from "./profile-summary.js";
 
@@ -224,13 +224,7 @@ async function main(): Promise<void> {
   if (values.profile) mkdirSync(PROFILES, { recursive: true });
   const profilesBefore = new Set(values.profile ? readdirSync(PROFILES) : []);
   try {
-    const roots = [{ name: "this tree", root: ROOT }];
-    if (values.compare) {
-      console.log(`building ${values.compare} in a temporary worktree…`);
-      const other = checkOut(values.compare);
-      checkouts.push(other);
-      roots.unshift({ name: values.compare, root: other });
-    }
+    const roots = buildsToCompare(values.compare, checkouts);
     for (const [index, { name, root }] of roots.entries()) {
       const dbFile = join(folder, `tack-${index}.sqlite`);
       const boardId = await seed(root, dbFile);

@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { checkOut, ROOT, removeCheckOut } from "./builds.js";
+import { buildsToCompare, removeCheckOut } from "./builds.js";
 import { issueBoardDocument } from "./dataset.js";
 import { percentile, startTack, type TackProcess, waitForIdle } from "./lib.js";
 
@@ -193,13 +193,7 @@ console.log(
 const checkouts: string[] = [];
 const builds: Build[] = [];
 try {
-  const roots = [{ name: "this tree", root: ROOT }];
-  if (values.compare) {
-    console.log(`building ${values.compare} in a temporary worktree…`);
-    const other = checkOut(values.compare);
-    checkouts.push(other);
-    roots.unshift({ name: values.compare, root: other });
-  }
+  const roots = buildsToCompare(values.compare, checkouts);
   for (const { name, root } of roots) builds.push(await startBuild(name, root));
   const wall = new Map<string, number[]>();
   const cpu = new Map<string, number>();

@@ -18,7 +18,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "no
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { checkOut, ROOT, removeCheckOut } from "./builds.js";
+import { buildsToCompare, removeCheckOut } from "./builds.js";
 import { issueBoardDocument } from "./dataset.js";
 import { Client, startTack, waitForIdle } from "./lib.js";
 import { runSwarm, type SwarmResult } from "./swarm-load.js";
@@ -146,13 +146,7 @@ async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), "tack-swarm-seed-"));
   const checkouts: string[] = [];
   try {
-    const roots = [{ name: "this tree", root: ROOT }];
-    if (flags.compare) {
-      console.log(`building ${flags.compare} in a temporary worktree…`);
-      const other = checkOut(flags.compare);
-      checkouts.push(other);
-      roots.unshift({ name: flags.compare, root: other });
-    }
+    const roots = buildsToCompare(flags.compare, checkouts);
     const builds: Build[] = [];
     for (const [index, entry] of roots.entries()) {
       const target = mkdtempSync(join(folder, `build-${index}-`));

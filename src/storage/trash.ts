@@ -1,4 +1,5 @@
 import type { Db } from "./database.js";
+import type { RemoteIdentity } from "./remote-links.js";
 
 /**
  * The trash (CONTRACT.md §16): snapshots of deleted objects, one entry each, restored by
@@ -32,15 +33,6 @@ const TABLE_ORDER = [
 ] as const;
 export type SnapshotTable = (typeof TABLE_ORDER)[number];
 export type TableRows = Partial<Record<SnapshotTable, Row[]>>;
-
-/** The identity of a tracked remote issue (at most one ticket tracks it). */
-export interface RemoteIdentity {
-  provider: string;
-  instanceUrl: string;
-  resourceType: string;
-  projectKey: string;
-  issueKey: string;
-}
 
 /** A ticket's links to other tickets and tags, checked again when it is restored on its own. */
 export interface TicketLinks {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { useClock } from "../../src/domain/clock.js";
+import { seededRandom } from "../helpers/random.js";
 import { startTestServer } from "../helpers/server.js";
 
 // Issue #20: the board lists kept in memory (domain/tickets/board-lists.ts) answer byte for byte
@@ -14,18 +15,6 @@ const fresh = await startTestServer({ dbFile: live.dbFile, freshLists: true });
 let clock = Date.parse("2030-01-01T00:00:00.000Z");
 after(useClock(() => clock));
 
-/** A small seeded generator (mulberry32), so a failure replays. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const SEED = Number(process.env.LIVE_LISTS_SEED ?? 20);
 /**
  * The first steps write each kind once, in order, then kinds are picked at random. `npm test`
@@ -35,7 +24,7 @@ const SEED = Number(process.env.LIVE_LISTS_SEED ?? 20);
  * `npm run test:soak` runs many more random steps (LIVE_LISTS_STEPS, LIVE_LISTS_SEED).
  */
 const STEPS = Number(process.env.LIVE_LISTS_STEPS ?? 36);
-const random = generator(SEED);
+const random = seededRandom(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
 const some = <T>(items: readonly T[], most: number): T[] => [
   ...new Set(Array.from({ length: Math.floor(random() * (most + 1)) }, () => pick(items))),

@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { useClock } from "../../src/domain/clock.js";
 import { flowHistoryStore } from "../../src/storage/flow-history.js";
 import { FLOW_HISTORIES_FROM_ACTIVITY } from "../../src/storage/migrations/012-flow-histories.js";
+import { seededRandom } from "../helpers/random.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
 // Migration 012's flow histories are what insights read instead of the activity itself. Triggers
@@ -16,18 +17,6 @@ import { startTestServer, type TestServer } from "../helpers/server.js";
 const T0 = Date.parse("2026-02-01T00:00:00.000Z");
 let clock = T0;
 after(useClock(() => clock));
-
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 type Entry = unknown[];
 /** Each ticket's flow entries, in time order (the order insights replay them in). */
@@ -56,7 +45,7 @@ async function answers(api: TestServer, boardIds: number[]) {
 }
 
 const api = await startTestServer();
-const next = random(2311);
+const next = seededRandom(2311);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
 const boards: Array<{ id: number; lanes: Array<{ id: number; name: string }> }> = [];
 const everBoards: number[] = [];

@@ -1,9 +1,9 @@
 import type { Stores } from "../../storage/index.js";
+import type { RemoteIdentity } from "../../storage/remote-links.js";
 import type {
   BoardSnapshot,
   CommentSnapshot,
   LaneSnapshot,
-  RemoteIdentity,
   TagSnapshot,
   TicketSnapshot,
   TrashEntry,

@@ -80,10 +80,20 @@ const historiesFromActivity = (where: string) => `
 export const FLOW_HISTORIES_FROM_ACTIVITY = historiesFromActivity("1");
 
 /** Rebuilds the flow history of the tickets `subjects` (a SELECT of ids) from their activity. */
-export const rebuild = (subjects: string) => `
+const rebuild = (subjects: string) => `
   DELETE FROM flow_histories WHERE ticket_id IN (${subjects});
   INSERT INTO flow_histories (ticket_id, entries)
   ${historiesFromActivity(`a.subject_ticket_id IN (${subjects})`)};`;
+
+/** A delete of an entry, or a change of its content, rebuilds its ticket's row (013 makes them again). */
+export const REBUILD_TRIGGERS = `CREATE TRIGGER flow_histories_delete AFTER DELETE ON activity
+WHEN ${isFlowEntry("OLD")}
+BEGIN ${rebuild("SELECT OLD.subject_ticket_id")} END;
+
+CREATE TRIGGER flow_histories_update
+AFTER UPDATE OF subject_ticket_id, action, details_json, created_at ON activity
+BEGIN ${rebuild("SELECT OLD.subject_ticket_id UNION SELECT NEW.subject_ticket_id")} END;
+`;
 
 export const flowHistoriesSchema = `
 CREATE TABLE flow_histories (
@@ -98,14 +108,7 @@ BEGIN
   ON CONFLICT (ticket_id) DO UPDATE SET entries = entries || ',' || excluded.entries;
 END;
 
-CREATE TRIGGER flow_histories_delete AFTER DELETE ON activity
-WHEN ${isFlowEntry("OLD")}
-BEGIN ${rebuild("SELECT OLD.subject_ticket_id")} END;
-
-CREATE TRIGGER flow_histories_update
-AFTER UPDATE OF subject_ticket_id, action, details_json, created_at ON activity
-BEGIN ${rebuild("SELECT OLD.subject_ticket_id UNION SELECT NEW.subject_ticket_id")} END;
-
+${REBUILD_TRIGGERS}
 DELETE FROM flow_histories;
 INSERT INTO flow_histories (ticket_id, entries) ${FLOW_HISTORIES_FROM_ACTIVITY};
 `;

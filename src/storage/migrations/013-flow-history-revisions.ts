@@ -1,4 +1,4 @@
-import { entryOf, isFlowEntry, rebuild } from "./012-flow-histories.js";
+import { entryOf, isFlowEntry, REBUILD_TRIGGERS } from "./012-flow-histories.js";
 
 /**
  * A revision per flow history (issue #23): insights keep each ticket's parsed history in memory
@@ -37,11 +37,4 @@ BEGIN
     SET entries = entries || ',' || excluded.entries, revision = random() >> 11;
 END;
 
-CREATE TRIGGER flow_histories_delete AFTER DELETE ON activity
-WHEN ${isFlowEntry("OLD")}
-BEGIN ${rebuild("SELECT OLD.subject_ticket_id")} END;
-
-CREATE TRIGGER flow_histories_update
-AFTER UPDATE OF subject_ticket_id, action, details_json, created_at ON activity
-BEGIN ${rebuild("SELECT OLD.subject_ticket_id UNION SELECT NEW.subject_ticket_id")} END;
-`;
+${REBUILD_TRIGGERS}`;

@@ -9,9 +9,9 @@ import {
   type PeriodId,
   type Selection,
 } from "../insights-data";
-import { sidebarCollapsed } from "../prefs";
-import { boardUrl, insightsUrl, navigate, route } from "../router";
-import { board, streamState } from "../store";
+import { route } from "../router";
+import { board } from "../store";
+import { BoardHeading } from "./BoardHeading";
 
 // The Insights view's header (board name, live dot, Kanban / List / Insights, period and bucket)
 // and its row of headline figures.
@@ -26,41 +26,16 @@ export function InsightsHeader(props: {
   if (id === undefined) return null;
   const remembered = rememberedView(id);
   const search = remembered.search || filtersToSearch(filters.value);
-  const go = (url: string) => (event: Event) => {
-    event.preventDefault();
-    navigate(url);
-  };
   return (
     <div class="toolbar insights-toolbar">
       <div class="toolbar-row">
-        <button
-          type="button"
-          class="icon-button narrow-only"
-          aria-label="Boards and tags"
-          title="Boards and tags"
-          onClick={() => (sidebarCollapsed.value = false)}
-        >
-          ☰
-        </button>
-        <h1 class="board-name">{board.value?.name}</h1>
-        <span
-          class={`live live-${streamState.value}`}
-          title={streamState.value === "live" ? "Live: figures follow changes" : "Reconnecting…"}
-        >
-          <span class="live-dot" aria-hidden="true" />
-          <span class="sr-only">{streamState.value === "live" ? "Live" : "Reconnecting"}</span>
-        </span>
-        <div class="segmented" role="group" aria-label="View">
-          <a href={boardUrl(id, "kanban", search)} onClick={go(boardUrl(id, "kanban", search))}>
-            Kanban
-          </a>
-          <a href={boardUrl(id, "list", search)} onClick={go(boardUrl(id, "list", search))}>
-            List
-          </a>
-          <a href={insightsUrl(id)} aria-current="page" title="Insights (i)">
-            Insights
-          </a>
-        </div>
+        <BoardHeading
+          boardId={id}
+          name={board.value?.name}
+          view="insights"
+          search={search}
+          liveTitle="Live: figures follow changes"
+        />
       </div>
       <div class="toolbar-row insights-pickers">
         <label>

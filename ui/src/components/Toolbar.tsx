@@ -8,10 +8,11 @@ import {
   type Status,
   setFilters,
 } from "../filters";
-import { sidebarCollapsed, theme } from "../prefs";
+import { theme } from "../prefs";
 import { PRIORITIES } from "../priorities";
-import { boardUrl, insightsUrl, navigate, route } from "../router";
-import { board, lanes, meta, streamState, tags } from "../store";
+import { route } from "../router";
+import { board, lanes, meta, tags } from "../store";
+import { BoardHeading } from "./BoardHeading";
 
 export const SEARCH_ID = "search";
 
@@ -40,57 +41,13 @@ export function Toolbar() {
   return (
     <div class="toolbar">
       <div class="toolbar-row">
-        <button
-          type="button"
-          class="icon-button narrow-only"
-          aria-label="Boards and tags"
-          title="Boards and tags"
-          onClick={() => (sidebarCollapsed.value = false)}
-        >
-          ☰
-        </button>
-        <h1 class="board-name">{board.value.name}</h1>
-        <span
-          class={`live live-${streamState.value}`}
-          title={
-            streamState.value === "live" ? "Live: changes appear as they happen" : "Reconnecting…"
-          }
-        >
-          <span class="live-dot" aria-hidden="true" />
-          <span class="sr-only">{streamState.value === "live" ? "Live" : "Reconnecting"}</span>
-        </span>
-        <div class="segmented" role="group" aria-label="View">
-          <a
-            href={boardUrl(current.boardId, "kanban", search)}
-            aria-current={current.view === "kanban" ? "page" : undefined}
-            onClick={(event) => {
-              event.preventDefault();
-              navigate(boardUrl(current.boardId, "kanban", search));
-            }}
-          >
-            Kanban
-          </a>
-          <a
-            href={boardUrl(current.boardId, "list", search)}
-            aria-current={current.view === "list" ? "page" : undefined}
-            onClick={(event) => {
-              event.preventDefault();
-              navigate(boardUrl(current.boardId, "list", search));
-            }}
-          >
-            List
-          </a>
-          <a
-            href={insightsUrl(current.boardId)}
-            title="Insights (i)"
-            onClick={(event) => {
-              event.preventDefault();
-              navigate(insightsUrl(current.boardId));
-            }}
-          >
-            Insights
-          </a>
-        </div>
+        <BoardHeading
+          boardId={current.boardId}
+          name={board.value.name}
+          view={current.view}
+          search={search}
+          liveTitle="Live: changes appear as they happen"
+        />
         <span class="card-spacer" />
         {canImport && (
           <button type="button" class="button" onClick={() => (overlay.value = { kind: "import" })}>
