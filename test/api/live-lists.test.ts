@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { useClock } from "../../src/domain/clock.js";
+import { RUNS } from "../../src/domain/tickets/board-list.js";
 import { seededRandom } from "../helpers/random.js";
 import { startTestServer } from "../helpers/server.js";
 
@@ -10,6 +11,9 @@ import { startTestServer } from "../helpers/server.js";
 // writes of every kind are interleaved with reads of every list form, and each answer of the
 // first is compared with the second's.
 
+// Runs of two tickets: the lane and ready texts of these small boards then span many runs, so
+// each run's invalidation is tested (a big board keeps runs of RUNS.tickets).
+RUNS.tickets = 2;
 const live = await startTestServer();
 const fresh = await startTestServer({ dbFile: live.dbFile, freshLists: true });
 let clock = Date.parse("2030-01-01T00:00:00.000Z");

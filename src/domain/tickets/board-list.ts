@@ -16,18 +16,43 @@ export interface Listed extends TicketPlacement {
 }
 
 /**
- * A lane's part of the ready queue: its startable tickets, and per priority the ready ones'
- * pieces joined (in board order). A priority's text holds until `until`: the end of the first
- * live claim that kept a startable ticket of that priority out (the ticket is ready again from
- * then on, with no row changing), null when none did. A ticket changed in place (a title, a
- * claim, a priority) only makes its priorities' texts stale; a change of the lane's order or of
- * a ticket's readiness drops the whole ReadyLane.
+ * How many tickets one kept run covers: a lane's text (and a ready group's) is kept as UTF-8
+ * bytes in runs of this many tickets, so a changed ticket costs re-joining and re-encoding its
+ * run (~35 KB), not its lane, and an answer is the kept runs copied once into one buffer. An
+ * object so that a test can make runs short enough for its small boards to span several; a
+ * board list reads it once, when it is made.
+ */
+export const RUNS = { tickets: 64 };
+
+/**
+ * One kept text per run of a sequence of tickets: entry i holds the pieces of the sequence's
+ * tickets i*runLength.. joined with "," as UTF-8 bytes; undefined, to join again. An empty
+ * run (no ticket passed the filter) is an empty buffer.
+ */
+export type Runs = Array<Buffer | undefined>;
+
+/**
+ * One priority's part of a lane's ready queue: the lane's startable tickets of that priority in
+ * board order, and per run of them the ready ones' pieces joined. A run's text holds until
+ * `until`: the end of the first live claim that kept one of its tickets out (the ticket is ready
+ * again from then on, with no row changing), null when none did.
+ */
+export interface ReadyGroup {
+  members: Listed[];
+  runs: Array<{ bytes: Buffer; until: string | null } | undefined>;
+}
+
+/**
+ * A lane's part of the ready queue: its startable tickets, and per priority their ready runs. A
+ * ticket changed in place (a title, a claim) makes its run stale, a changed priority both
+ * priorities' groups; a change of the lane's order or of a ticket's readiness drops the whole
+ * ReadyLane.
  */
 export interface ReadyLane {
   /** The lane's active tickets that are ready or only claimed, in board order. */
   candidates: Listed[];
-  byPriority: Map<number, { text: string; until: string | null }>;
-  /** Priorities whose text no longer holds. */
+  byPriority: Map<number, ReadyGroup>;
+  /** Priorities whose group is to be made again from the candidates. */
   stale: Set<number>;
 }
 
@@ -45,8 +70,13 @@ export class BoardList {
   /** Per lane, its tickets; in board order (active, then archived; position; id) unless unsorted. */
   readonly lanes = new Map<number, Listed[]>();
   readonly unsorted = new Set<number>();
-  /** Per lane, its tickets' pieces joined, by the filter's flags (dropped when the lane changes). */
-  readonly laneTexts = new Map<number, Map<string, string>>();
+  /** Tickets per run of the texts below (RUNS.tickets when the list was made). */
+  readonly runLength = RUNS.tickets;
+  /**
+   * Per lane, by the filter's flags, its runs over the lane's tickets in order (a run is stale
+   * when one of its tickets changes; those from a place where a ticket came or went on).
+   */
+  readonly laneRuns = new Map<number, Map<string, Runs>>();
   /** Per lane, its part of the ready queue (built by the first ready list). */
   readonly readyLanes = new Map<number, ReadyLane>();
   /** Tickets to re-read before the next list (changed by commits since). */
@@ -83,6 +113,12 @@ export function sortedIndex(lane: readonly Listed[], listed: Listed): number {
     else high = middle;
   }
   return low;
+}
+
+/** Where `listed` is in its group's members (sorted like a lane), or -1. */
+export function indexIn(members: readonly Listed[], listed: Listed): number {
+  const index = sortedIndex(members, listed);
+  return members[index] === listed ? index : members.indexOf(listed);
 }
 
 /** Whether a ticket's stored claim is live at `at` (the ready rule's claim test). */

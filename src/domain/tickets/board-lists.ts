@@ -6,13 +6,16 @@ import type { TicketSummary } from "../model.js";
 import type { BoardChanges, Read } from "../transaction.js";
 import {
   BoardList,
+  indexIn,
   isClaimed,
   KEPT_MATCHES,
   type KeptMatches,
   type Listed,
   laneOrder,
   passesFlags,
+  type ReadyGroup,
   type ReadyLane,
+  type Runs,
   sortedIndex,
 } from "./board-list.js";
 
@@ -41,7 +44,7 @@ import {
  */
 
 /**
- * The filters whose lane texts are kept (the UI's board and "show archived"): each kept text is
+ * The filters whose lane runs are kept (the UI's board and "show archived"): each kept run is
  * another copy of its tickets' pieces, so the others are joined per request.
  */
 const JOINED_FILTERS = new Set(["active.undefined", "all.undefined"]);
@@ -64,11 +67,15 @@ export function boardLists(
     const listed: Listed = { ...placement, piece: undefined, claimEndsAt: null };
     list.tickets.set(listed.id, listed);
     list.readyOrder = undefined;
-    changedLane(list, listed.laneId);
     const lane = list.lanes.get(listed.laneId);
+    let index = 0;
     if (!lane) list.lanes.set(listed.laneId, [listed]);
     else if (list.unsorted.has(listed.laneId)) lane.push(listed);
-    else lane.splice(sortedIndex(lane, listed), 0, listed);
+    else {
+      index = sortedIndex(lane, listed);
+      lane.splice(index, 0, listed);
+    }
+    changedLane(list, listed.laneId, index);
   }
 
   /** Takes a ticket out of its lane (found by its place in the order when the lane is sorted). */
@@ -76,28 +83,47 @@ export function boardLists(
     list.tickets.delete(listed.id);
     list.readyOrder = undefined;
     list.showingClaims.delete(listed);
-    changedLane(list, listed.laneId);
     const lane = list.lanes.get(listed.laneId);
     if (!lane) return;
-    let index = list.unsorted.has(listed.laneId) ? -1 : sortedIndex(lane, listed);
-    if (lane[index] !== listed) index = lane.indexOf(listed);
+    const index = list.unsorted.has(listed.laneId) ? lane.indexOf(listed) : indexIn(lane, listed);
     if (index >= 0) lane.splice(index, 1);
     if (lane.length === 0) list.lanes.delete(listed.laneId);
+    changedLane(list, listed.laneId, Math.max(index, 0));
   }
 
-  /** A lane's order or tickets changed: its joined pieces and its ready part no longer hold. */
-  function changedLane(list: BoardList, laneId: number): void {
-    list.laneTexts.delete(laneId);
+  /**
+   * A ticket came into or left a lane at `from`: the lane's runs from there on no longer hold
+   * (the tickets after it moved by one), nor does its ready part.
+   */
+  function changedLane(list: BoardList, laneId: number, from: number): void {
+    const first = Math.floor(from / list.runLength);
+    for (const runs of list.laneRuns.get(laneId)?.values() ?? []) {
+      if (runs.length > first) runs.length = first;
+    }
     list.readyLanes.delete(laneId);
   }
 
-  /** Drops a ticket's piece, and the joined texts that hold it (it keeps its place). */
+  /**
+   * Drops a ticket's piece, and the runs that hold it (it keeps its place). Call it before the
+   * fields the lane is sorted by change: the runs are found by the ticket's place.
+   */
   function dropPiece(list: BoardList, listed: Listed): void {
     listed.piece = undefined;
     listed.claimEndsAt = null;
     list.showingClaims.delete(listed);
-    list.laneTexts.delete(listed.laneId);
-    list.readyLanes.get(listed.laneId)?.stale.add(listed.priority);
+    const byFilter = list.laneRuns.get(listed.laneId);
+    const lane = list.lanes.get(listed.laneId);
+    if (byFilter && lane) {
+      const index = list.unsorted.has(listed.laneId) ? -1 : indexIn(lane, listed);
+      const run = Math.floor(index / list.runLength);
+      if (index < 0) byFilter.clear();
+      else for (const runs of byFilter.values()) if (run < runs.length) runs[run] = undefined;
+    }
+    const group = list.readyLanes.get(listed.laneId)?.byPriority.get(listed.priority);
+    const member = group ? indexIn(group.members, listed) : -1;
+    // A ticket outside the group shows in none of its runs (one that becomes ready drops the
+    // whole ReadyLane, see `startable`).
+    if (group && member >= 0) group.runs[Math.floor(member / list.runLength)] = undefined;
   }
 
   /** Re-reads the tickets changed since the last list; they lose their pieces. */
@@ -116,11 +142,16 @@ export function boardLists(
           row.position === old.position
         ) {
           // Same place in the order (a title, a flag, a claim): only the fields change.
-          if (old.priority !== row.priority) list.readyOrder = undefined;
+          if (old.priority !== row.priority) {
+            list.readyOrder = undefined;
+            // It leaves one priority's group for another's: both are made again.
+            const ready = list.readyLanes.get(old.laneId);
+            ready?.stale.add(old.priority);
+            ready?.stale.add(row.priority);
+          }
           old.isResolved = row.isResolved;
           old.priority = row.priority;
           old.claimExpiresAt = row.claimExpiresAt;
-          list.readyLanes.get(old.laneId)?.stale.add(old.priority);
           continue;
         }
         unplace(list, old);
@@ -172,41 +203,60 @@ export function boardLists(
   }
 
   /**
-   * The pieces of a list without tag, search or ready, as one text per lane: a lane whose
-   * tickets did not change answers its text joined before.
+   * A list without tag, search or ready, as UTF-8 runs of joined pieces in board order. The
+   * UI's filters (JOINED_FILTERS) keep each lane's runs: only the runs whose tickets changed are
+   * joined again, so a read after a write re-encodes a few runs and copies the others.
    */
-  function laneTextsOf(
+  function laneRunsOf(
     list: BoardList,
     boardId: number,
     filter: TicketListFilter,
     summariesOf: SummariesOf,
     serialize: (summary: TicketSummary) => string,
-  ): string[] {
+  ): Buffer[] {
     const key = `${filter.archived}.${filter.isResolved}`;
     const laneIds = laneIdsOf(boardId, filter);
-    const toJoin = new Map<number, Listed[]>();
-    for (const laneId of laneIds) {
-      if (list.laneTexts.get(laneId)?.has(key)) continue;
-      toJoin.set(laneId, laneTickets(list, laneId, filter));
+    if (!JOINED_FILTERS.has(key)) {
+      const chosen = laneIds.flatMap((laneId) => laneTickets(list, laneId, filter));
+      fill(list, boardId, chosen, summariesOf, serialize);
+      return chosen.length > 0 ? [joined(chosen)] : [];
     }
-    fill(list, boardId, [...toJoin.values()].flat(), summariesOf, serialize);
-    const texts: string[] = [];
+    const length = list.runLength;
+    const toJoin: Array<{ runs: Runs; index: number; tickets: Listed[] }> = [];
+    const lanes: Runs[] = [];
     for (const laneId of laneIds) {
-      let byFilter = list.laneTexts.get(laneId);
-      let text = byFilter?.get(key);
-      if (text === undefined) {
-        text = (toJoin.get(laneId) ?? []).map((listed) => listed.piece).join(",");
-        if (JOINED_FILTERS.has(key)) {
-          if (!byFilter) {
-            byFilter = new Map();
-            list.laneTexts.set(laneId, byFilter);
-          }
-          byFilter.set(key, text);
-        }
+      const tickets = list.lanes.get(laneId);
+      if (!tickets) continue;
+      // Active tickets come first in a lane: the default list is a prefix of it.
+      const end = filter.archived === "active" ? activeCount(tickets) : tickets.length;
+      let byFilter = list.laneRuns.get(laneId);
+      if (!byFilter) {
+        byFilter = new Map();
+        list.laneRuns.set(laneId, byFilter);
       }
-      if (text !== "") texts.push(text);
+      let runs = byFilter.get(key);
+      if (!runs) {
+        runs = [];
+        byFilter.set(key, runs);
+      }
+      for (let index = 0; index * length < end; index++) {
+        if (runs[index] !== undefined) continue;
+        const from = index * length;
+        toJoin.push({ runs, index, tickets: tickets.slice(from, Math.min(from + length, end)) });
+      }
+      lanes.push(runs);
     }
-    return texts;
+    fill(
+      list,
+      boardId,
+      toJoin.flatMap((run) => run.tickets),
+      summariesOf,
+      serialize,
+    );
+    for (const { runs, index, tickets } of toJoin) runs[index] = joined(tickets);
+    const parts: Buffer[] = [];
+    for (const runs of lanes) for (const run of runs) if (run && run.length > 0) parts.push(run);
+    return parts;
   }
 
   /** The board's startable set, brought up to date. */
@@ -284,27 +334,31 @@ export function boardLists(
   }
 
   /**
-   * The ready queue without tag or search, as texts: per priority (highest first), each lane's
-   * ready tickets of that priority joined. Only the texts of a lane and priority whose tickets
-   * changed (or one of whose claims ended) are joined again, from the lane's startable tickets
-   * kept in order, so a read after a write joins a few hundred pieces, not the queue.
+   * The ready queue without tag or search, as UTF-8 runs: per priority (highest first), each
+   * lane's ready tickets of that priority. Only the runs whose tickets changed (or one of whose
+   * claims ended) are joined again, from the lane's startable tickets kept in order, so a read
+   * after a write joins a few runs, not the queue.
    */
-  function readyTextsOf(
+  function readyRunsOf(
     list: BoardList,
     boardId: number,
     filter: TicketListFilter,
     summariesOf: SummariesOf,
     serialize: (summary: TicketSummary) => string,
-  ): string[] {
+  ): Buffer[] {
     // The ready rule wants open, active tickets: these filters leave none.
     if (filter.archived === "archived" || filter.isResolved === true) return [];
     const ids = startable(list, boardId);
     const at = now();
+    const length = list.runLength;
     const laneIds = laneIdsOf(boardId, filter);
-    const rebuilds: Array<{
-      lane: ReadyLane;
-      byPriority: Map<number, { chosen: Listed[]; until: string | null }>;
+    const toJoin: Array<{
+      group: ReadyGroup;
+      index: number;
+      chosen: Listed[];
+      until: string | null;
     }> = [];
+    const lanes: ReadyLane[] = [];
     for (const laneId of laneIds) {
       const tickets = list.lanes.get(laneId);
       if (!tickets) continue;
@@ -319,49 +373,49 @@ export function boardLists(
         for (const listed of candidates) lane.stale.add(listed.priority);
         list.readyLanes.set(laneId, lane);
       }
-      for (const [priority, kept] of lane.byPriority) {
-        if (kept.until !== null && kept.until <= at) lane.stale.add(priority);
+      for (const priority of lane.stale) {
+        const members = lane.candidates.filter((listed) => listed.priority === priority);
+        if (members.length === 0) lane.byPriority.delete(priority);
+        else lane.byPriority.set(priority, { members, runs: [] });
       }
-      if (lane.stale.size === 0) continue;
-      const byPriority = new Map<number, { chosen: Listed[]; until: string | null }>();
-      for (const priority of lane.stale) byPriority.set(priority, { chosen: [], until: null });
       lane.stale.clear();
-      for (const listed of lane.candidates) {
-        const bucket = byPriority.get(listed.priority);
-        if (!bucket) continue;
-        if (!isClaimed(listed, at)) bucket.chosen.push(listed);
-        else if (bucket.until === null || (listed.claimExpiresAt as string) < bucket.until) {
-          bucket.until = listed.claimExpiresAt;
+      for (const group of lane.byPriority.values()) {
+        for (let index = 0; index * length < group.members.length; index++) {
+          const kept = group.runs[index];
+          if (kept && (kept.until === null || kept.until > at)) continue;
+          const chosen: Listed[] = [];
+          let until: string | null = null;
+          for (const listed of group.members.slice(index * length, (index + 1) * length)) {
+            if (!isClaimed(listed, at)) chosen.push(listed);
+            else if (until === null || (listed.claimExpiresAt as string) < until) {
+              until = listed.claimExpiresAt;
+            }
+          }
+          toJoin.push({ group, index, chosen, until });
         }
       }
-      rebuilds.push({ lane, byPriority });
+      lanes.push(lane);
     }
     fill(
       list,
       boardId,
-      rebuilds.flatMap(({ byPriority }) => [...byPriority.values()].flatMap((b) => b.chosen)),
+      toJoin.flatMap((run) => run.chosen),
       summariesOf,
       serialize,
     );
-    for (const { lane, byPriority } of rebuilds) {
-      for (const [priority, { chosen, until }] of byPriority) {
-        if (chosen.length === 0 && until === null) lane.byPriority.delete(priority);
-        else {
-          const text = chosen.map((listed) => listed.piece).join(",");
-          lane.byPriority.set(priority, { text, until });
+    for (const { group, index, chosen, until } of toJoin) {
+      group.runs[index] = { bytes: joined(chosen), until };
+    }
+    const priorities = [...new Set(lanes.flatMap((lane) => [...lane.byPriority.keys()]))];
+    const parts: Buffer[] = [];
+    for (const priority of priorities.sort((a, b) => b - a)) {
+      for (const lane of lanes) {
+        for (const run of lane.byPriority.get(priority)?.runs ?? []) {
+          if (run && run.bytes.length > 0) parts.push(run.bytes);
         }
       }
     }
-    const lanes = laneIds.flatMap((laneId) => list.readyLanes.get(laneId) ?? []);
-    const priorities = [...new Set(lanes.flatMap((lane) => [...lane.byPriority.keys()]))];
-    const texts: string[] = [];
-    for (const priority of priorities.sort((a, b) => b - a)) {
-      for (const lane of lanes) {
-        const text = lane.byPriority.get(priority)?.text;
-        if (text) texts.push(text);
-      }
-    }
-    return texts;
+    return parts;
   }
 
   /**
@@ -471,8 +525,9 @@ export function boardLists(
     },
 
     /**
-     * The serialized summaries of a board list (the board exists), in its order; undefined
-     * inside a unit of work (the caller builds the list the plain way).
+     * The serialized summaries of a board list (the board exists), in its order, as UTF-8 runs
+     * of pieces joined with ","; undefined inside a unit of work (the caller builds the list
+     * the plain way).
      */
     pieces(
       boardId: number,
@@ -480,22 +535,39 @@ export function boardLists(
       ready: boolean,
       summariesOf: SummariesOf,
       serialize: (summary: TicketSummary) => string,
-    ): string[] | undefined {
+    ): Buffer[] | undefined {
       if (inUnitOfWork()) return undefined;
       return read(() => {
         const list = current(boardId);
         if (filter.tagKey === undefined && !filter.search) {
           return ready
-            ? readyTextsOf(list, boardId, filter, summariesOf, serialize)
-            : laneTextsOf(list, boardId, filter, summariesOf, serialize);
+            ? readyRunsOf(list, boardId, filter, summariesOf, serialize)
+            : laneRunsOf(list, boardId, filter, summariesOf, serialize);
         }
         let chosen = inBoardOrder(list, boardId, matchesOf(list, boardId, filter), filter);
         if (ready) chosen = inReadyOrder(list, boardId, chosen);
         fill(list, boardId, chosen, summariesOf, serialize);
-        return chosen.map((listed) => listed.piece as string);
+        return chosen.length > 0 ? [joined(chosen)] : [];
       });
     },
   };
 }
 
 export type BoardLists = ReturnType<typeof boardLists>;
+
+/** The pieces of tickets (all serialized) joined with ",", as UTF-8 bytes. */
+function joined(tickets: readonly Listed[]): Buffer {
+  return Buffer.from(tickets.map((listed) => listed.piece).join(","), "utf8");
+}
+
+/** How many of a lane's tickets (active ones first) are active. */
+function activeCount(lane: readonly Listed[]): number {
+  let low = 0;
+  let high = lane.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((lane[middle] as Listed).isArchived) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}

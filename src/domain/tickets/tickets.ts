@@ -115,7 +115,7 @@ export function ticketService(
       boardId: number,
       query: TicketListQuery,
       serialize: (summary: TicketSummary) => string,
-    ): string[] | undefined {
+    ): Buffer[] | undefined {
       boards.require(boardId);
       return lists.pieces(
         boardId,
