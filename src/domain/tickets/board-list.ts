@@ -60,6 +60,11 @@ export interface ReadyLane {
 export interface KeptMatches {
   ids: Set<number>;
   changed: Set<number>;
+  /**
+   * The matched tickets in board order, sorted when the board's placements were at
+   * `placements` and its lanes in the order `lanes`; undefined once a match came or went.
+   */
+  ordered: { tickets: Listed[]; placements: number; lanes: string } | undefined;
 }
 
 /** How many tag/search filters a board keeps the matches of (the most recently used). */
@@ -67,6 +72,8 @@ export const KEPT_MATCHES = 32;
 
 export class BoardList {
   readonly tickets = new Map<number, Listed>();
+  /** Counts the tickets placed into or taken out of a lane (anything that moves the order). */
+  placements = 0;
   /** Per lane, its tickets; in board order (active, then archived; position; id) unless unsorted. */
   readonly lanes = new Map<number, Listed[]>();
   readonly unsorted = new Set<number>();

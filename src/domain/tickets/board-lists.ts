@@ -67,6 +67,7 @@ export function boardLists(
     const listed: Listed = { ...placement, piece: undefined, claimEndsAt: null };
     list.tickets.set(listed.id, listed);
     list.readyOrder = undefined;
+    list.placements++;
     const lane = list.lanes.get(listed.laneId);
     let index = 0;
     if (!lane) list.lanes.set(listed.laneId, [listed]);
@@ -82,6 +83,7 @@ export function boardLists(
   function unplace(list: BoardList, listed: Listed): void {
     list.tickets.delete(listed.id);
     list.readyOrder = undefined;
+    list.placements++;
     list.showingClaims.delete(listed);
     const lane = list.lanes.get(listed.laneId);
     if (!lane) return;
@@ -419,14 +421,15 @@ export function boardLists(
   }
 
   /**
-   * The ids a tag and/or search filter matches on the board: kept per filter once asked, and
-   * then only the tickets changed since are tested again (in SQL, by id).
+   * The tickets a tag and/or search filter matches on the board: kept per filter once asked,
+   * and then only the tickets changed since are tested again (in SQL, by id).
    */
-  function matchesOf(list: BoardList, boardId: number, filter: TicketListFilter): Set<number> {
+  function matchesOf(list: BoardList, boardId: number, filter: TicketListFilter): KeptMatches {
     const key = JSON.stringify([filter.tagKey ?? null, filter.search ?? null]);
     let kept: KeptMatches | undefined = list.matches.get(key);
     if (!kept) {
-      kept = { ids: new Set(stores.tickets.matchingIds(boardId, filter)), changed: new Set() };
+      const ids = new Set(stores.tickets.matchingIds(boardId, filter));
+      kept = { ids, changed: new Set(), ordered: undefined };
       for (const [oldest] of list.matches) {
         if (list.matches.size < KEPT_MATCHES) break;
         list.matches.delete(oldest);
@@ -437,31 +440,40 @@ export function boardLists(
       if (kept.changed.size > 0) {
         const matching = new Set(stores.tickets.matchingIds(boardId, filter, kept.changed));
         for (const id of kept.changed) {
+          if (matching.has(id) === kept.ids.has(id)) continue;
           if (matching.has(id)) kept.ids.add(id);
           else kept.ids.delete(id);
+          kept.ordered = undefined;
         }
         kept.changed.clear();
       }
     }
     list.matches.set(key, kept);
-    return kept.ids;
+    return kept;
   }
 
-  /** The tickets of `ids` within the filter's lane and flags, in board order. */
+  /**
+   * The matched tickets within the filter's lane and flags, in board order: the matches are
+   * sorted again only when one came or went, or a ticket or lane of the board moved.
+   */
   function inBoardOrder(
     list: BoardList,
     boardId: number,
-    ids: Set<number>,
+    kept: KeptMatches,
     filter: TicketListFilter,
   ): Listed[] {
-    const chosen: Listed[] = [];
-    for (const id of ids) {
-      const listed = list.tickets.get(id);
-      if (listed && passesFlags(listed, filter)) chosen.push(listed);
+    const laneIds = stores.lanes.listByBoard(boardId).map((lane) => lane.id);
+    const lanes = laneIds.join(",");
+    let ordered = kept.ordered;
+    if (!ordered || ordered.placements !== list.placements || ordered.lanes !== lanes) {
+      const rank = new Map(laneIds.map((laneId, index) => [laneId, index]));
+      const rankOf = (listed: Listed) => rank.get(listed.laneId) ?? rank.size;
+      const tickets = [...kept.ids].flatMap((id) => list.tickets.get(id) ?? []);
+      tickets.sort((a, b) => rankOf(a) - rankOf(b) || laneOrder(a, b));
+      ordered = { tickets, placements: list.placements, lanes };
+      kept.ordered = ordered;
     }
-    const rank = new Map(stores.lanes.listByBoard(boardId).map((lane, index) => [lane.id, index]));
-    const rankOf = (listed: Listed) => rank.get(listed.laneId) ?? rank.size;
-    return chosen.sort((a, b) => rankOf(a) - rankOf(b) || laneOrder(a, b));
+    return ordered.tickets.filter((listed) => passesFlags(listed, filter));
   }
 
   /** Serializes the summaries of the tickets that have no piece (one query set for all). */
