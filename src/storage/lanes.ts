@@ -23,6 +23,11 @@ export function laneStore(db: Db) {
   const byBoard = db.prepare<[number], LaneRow>(
     `SELECT ${COLUMNS} FROM lanes WHERE board_id = ? ORDER BY position, id`,
   );
+  const orderOf = db
+    .prepare<[number], string | null>(
+      "SELECT group_concat(id, ',' ORDER BY position, id) FROM lanes WHERE board_id = ?",
+    )
+    .pluck();
   const byId = db.prepare<[number], LaneRow>(`SELECT ${COLUMNS} FROM lanes WHERE id = ?`);
   const insert = db.prepare<[number, string, number | null, number]>(
     `INSERT INTO lanes (board_id, name, wip_limit, position)
@@ -40,6 +45,8 @@ export function laneStore(db: Db) {
 
   return {
     listByBoard: (boardId: number): Lane[] => byBoard.all(boardId).map(toLane),
+    /** A board's lane ids in board order, joined with "," ("" without lanes): one text to compare. */
+    orderOf: (boardId: number): string => orderOf.get(boardId) ?? "",
     get: (id: number): Lane | undefined => {
       const row = byId.get(id);
       return row && toLane(row);

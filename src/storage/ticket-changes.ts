@@ -177,6 +177,9 @@ export function ticketChangeStore(db: Db) {
   const pending = db.prepare<[], { n: number }>(
     "SELECT EXISTS (SELECT 1 FROM temp.changed_tickets) AS n",
   );
+  const count = db
+    .prepare<[], number>("SELECT count(*) FROM temp.changed_tickets WHERE board_id = 0")
+    .pluck();
   // Each changed ticket with the board it is on now and any board it left.
   const changed = db
     .prepare<[], [number, number]>(
@@ -215,8 +218,8 @@ export function ticketChangeStore(db: Db) {
   );
 
   return {
-    /** Whether this transaction has changed any ticket so far. */
-    any: (): boolean => pending.get()?.n === 1,
+    /** How many tickets this transaction has changed so far. */
+    count: (): number => count.get() as number,
 
     /** Ids of the tickets changed so far in this transaction (for rules applied before commit). */
     changedIds: (): number[] => changedIds.all().map((row) => row[0]),

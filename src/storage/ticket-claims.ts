@@ -29,7 +29,8 @@ export function ticketClaimStore(db: Db) {
     .raw(true);
   const ofBoard = db
     .prepare<[number], RawClaim>(
-      // CROSS JOIN: claims drive (see liveOfBoard below).
+      // CROSS JOIN keeps the claims (a short table) driving: joined from a 10,000-ticket
+      // board's side, the planner walked every ticket of the board.
       `SELECT c.ticket_id, c.board_id, c.actor, c.claimed_at, c.expires_at FROM ticket_claims c
        CROSS JOIN tickets t ON t.id = c.ticket_id WHERE t.board_id = ?`,
     )
@@ -45,14 +46,6 @@ export function ticketClaimStore(db: Db) {
     .prepare<[number], [number, string | null]>(
       `SELECT t.version, c.expires_at FROM tickets t
        LEFT JOIN ticket_claims c ON c.ticket_id = t.id WHERE t.id = ?`,
-    )
-    .raw(true);
-  const liveOfBoard = db
-    .prepare<[string, number], [number]>(
-      // CROSS JOIN keeps the claims (a short table) driving: joined from a 10,000-ticket
-      // board's side, the planner walked every ticket of the board.
-      `SELECT c.ticket_id FROM ticket_claims c CROSS JOIN tickets t ON t.id = c.ticket_id
-       WHERE c.expires_at > ? AND t.board_id = ?`,
     )
     .raw(true);
   const expiriesOfBoard = db
@@ -75,13 +68,6 @@ export function ticketClaimStore(db: Db) {
       const map = new Map<number, ClaimRow>();
       for (const row of ofBoard.iterate(boardId)) map.set(row[0], fromRaw(row));
       return map;
-    },
-
-    /** Ids of a board's tickets whose stored claim ends after `now` (the ready rule's test). */
-    liveIdsOfBoard(boardId: number, now: string): Set<number> {
-      const ids = new Set<number>();
-      for (const [id] of liveOfBoard.iterate(now, boardId)) ids.add(id);
-      return ids;
     },
 
     /** A ticket's version and its stored claim's end (null when unclaimed); undefined: no ticket. */

@@ -39,6 +39,9 @@ export function ticketPlacementStore(db: Db) {
   const ofBoard = db
     .prepare<[number], RawPlacement>(`SELECT ${COLUMNS} FROM tickets t WHERE t.board_id = ?`)
     .raw(true);
+  const byId = db
+    .prepare<[number], RawPlacement>(`SELECT ${COLUMNS} FROM tickets t WHERE t.id = ?`)
+    .raw(true);
   const byIds = db
     .prepare<[string], RawPlacement>(
       `SELECT ${COLUMNS} FROM tickets t WHERE t.id IN (SELECT value FROM json_each(?))`,
@@ -52,7 +55,11 @@ export function ticketPlacementStore(db: Db) {
     /** The tickets of `ids` that exist (anywhere), keyed by id. */
     byIds(ids: Iterable<number>): Map<number, TicketPlacement> {
       const map = new Map<number, TicketPlacement>();
-      for (const row of byIds.iterate(JSON.stringify([...ids]))) map.set(row[0], fromRaw(row));
+      const list = [...ids];
+      // One ticket (a claim, a title) is the common case: a plain lookup skips json_each.
+      const rows =
+        list.length === 1 ? [byId.get(list[0] as number)] : byIds.iterate(JSON.stringify(list));
+      for (const row of rows) if (row) map.set(row[0], fromRaw(row));
       return map;
     },
   };

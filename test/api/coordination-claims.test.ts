@@ -207,6 +207,30 @@ describe("claim-next", () => {
     ]);
   });
 
+  test("a released or shortened claim hands its ticket out again, before those after it", async () => {
+    // claim-next skips the claimed head of its kept order; a claim ending early must reopen it.
+    const board = await boardWithLanes(api, "Reopen");
+    const [a, b, c] = [
+      await newTicket(api, board.boardId, board.laneIds[0], "a"),
+      await newTicket(api, board.boardId, board.laneIds[0], "b"),
+      await newTicket(api, board.boardId, board.laneIds[0], "c"),
+    ];
+    const next = async () =>
+      (await claimNext(board.boardId, { actor: "x", leaseSeconds: 600 })).body.id;
+    assert.deepEqual([await next(), await next()], [a.id, b.id]);
+    await release(a.id, { actor: "x" });
+    assert.equal(await next(), a.id, "released");
+    assert.equal(await next(), c.id);
+    // The holder renews with a shorter lease: its ticket is ready again once that one ends.
+    await claim(b.id, { actor: "x", leaseSeconds: 10 });
+    advance(11);
+    assert.equal(await next(), b.id, "lease shortened, then over");
+    assert.equal((await claimNext(board.boardId, { actor: "x" })).status, 204);
+    // A ticket that goes first changes the order the claimed head was counted in.
+    const urgent = await newTicket(api, board.boardId, board.laneIds[1], "d", { priority: 4 });
+    assert.equal(await next(), urgent.id, "a new first ticket");
+  });
+
   test("20 callers on separate connections, repeated: each ready ticket handed out once", async () => {
     const board = await boardWithLanes(api, "Race");
     const tickets = 30;

@@ -104,6 +104,15 @@ export class BoardList {
    */
   readyOrder: Listed[] | undefined;
   readyOrderLanes = "";
+  /**
+   * How many tickets at the head of `readyOrder` are known to be claimed, each until at least
+   * `claimedHeadUntil` (null when none is). Each pick claims the first unclaimed ticket, so the
+   * claims pile up at the head of the order: without this, every pick walked past all of them
+   * again. Back to 0 when the order is made again, when a ticket loses its claim, and once the
+   * clock reaches `claimedHeadUntil`; a new claim end earlier than it lowers it.
+   */
+  claimedHead = 0;
+  claimedHeadUntil: string | null = null;
 }
 
 /** Board order within a lane: active before archived, then position, then id. */

@@ -151,6 +151,7 @@ export function boardLists(
             ready?.stale.add(old.priority);
             ready?.stale.add(row.priority);
           }
+          if (old.claimExpiresAt !== row.claimExpiresAt) claimEndChanged(list, row.claimExpiresAt);
           old.isResolved = row.isResolved;
           old.priority = row.priority;
           old.claimExpiresAt = row.claimExpiresAt;
@@ -161,6 +162,19 @@ export function boardLists(
       if (stays) place(list, row);
     }
     list.stale.clear();
+  }
+
+  /** A kept ticket's claim end changed: the claimed head of the ready order may no longer hold. */
+  function claimEndChanged(list: BoardList, claimExpiresAt: string | null): void {
+    if (claimExpiresAt === null) forgetClaimedHead(list);
+    else if (list.claimedHeadUntil !== null && claimExpiresAt < list.claimedHeadUntil) {
+      list.claimedHeadUntil = claimExpiresAt;
+    }
+  }
+
+  function forgetClaimedHead(list: BoardList): void {
+    list.claimedHead = 0;
+    list.claimedHeadUntil = null;
   }
 
   /** The board's list, current: built on first use, changed tickets re-read, lanes sorted. */
@@ -291,14 +305,15 @@ export function boardLists(
 
   /**
    * claim-next's order (see BoardList.readyOrder), made again only when it no longer holds: a
-   * pick then walks past the claimed tickets at its head, not the whole board, and never asks
-   * SQL for the board's claims (each ticket's claim end is kept with its placement).
+   * pick then starts after the claimed tickets at its head (BoardList.claimedHead), and never
+   * asks SQL for the board's claims (each ticket's claim end is kept with its placement).
    */
   function readyOrderOf(list: BoardList, boardId: number): Listed[] {
     const ids = startable(list, boardId);
-    const laneIds = stores.lanes.listByBoard(boardId).map((lane) => lane.id);
-    const lanesKey = laneIds.join(",");
+    const lanesKey = stores.lanes.orderOf(boardId);
     if (list.readyOrder && list.readyOrderLanes === lanesKey) return list.readyOrder;
+    forgetClaimedHead(list);
+    const laneIds = lanesKey === "" ? [] : lanesKey.split(",").map(Number);
     const byPriority = new Map<number, Listed[]>();
     for (const laneId of laneIds) {
       for (const listed of list.lanes.get(laneId) ?? []) {
@@ -517,21 +532,37 @@ export function boardLists(
 
     /**
      * The first ticket of the board's ready queue in a lane and/or of a priority (claim-next),
-     * from memory; "unknown" when this unit of work already changed a ticket (memory then no
-     * longer describes what the unit sees). Call it inside the claim's unit of work; the caller
-     * checks the pick against the rule in SQL before claiming it.
+     * from memory, leaving out `taken`: the tickets this unit of work claimed so far (several
+     * claim-next requests share one unit, ticket-claims.ts). "unknown" when the unit changed
+     * anything else (memory then no longer describes what the unit sees). Call it inside the
+     * claim's unit of work; the caller checks the pick against the rule in SQL before claiming
+     * it.
      */
     firstReady(
       boardId: number,
       filter: { laneId?: number; priority?: number },
+      taken: ReadonlySet<number> = new Set(),
     ): number | undefined | "unknown" {
-      if (stores.ticketChanges.any()) return "unknown";
+      // A claim notes exactly its ticket as changed: as many notes as claims taken means
+      // nothing else changed.
+      if (stores.ticketChanges.count() !== taken.size) return "unknown";
       const list = current(boardId);
+      const order = readyOrderOf(list, boardId);
       const at = now();
-      for (const listed of readyOrderOf(list, boardId)) {
+      if (list.claimedHeadUntil !== null && list.claimedHeadUntil <= at) forgetClaimedHead(list);
+      for (; list.claimedHead < order.length; list.claimedHead++) {
+        const listed = order[list.claimedHead] as Listed;
+        if (!isClaimed(listed, at)) break;
+        const end = listed.claimExpiresAt as string;
+        if (list.claimedHeadUntil === null || end < list.claimedHeadUntil) {
+          list.claimedHeadUntil = end;
+        }
+      }
+      for (let index = list.claimedHead; index < order.length; index++) {
+        const listed = order[index] as Listed;
         if (filter.laneId !== undefined && listed.laneId !== filter.laneId) continue;
         if (filter.priority !== undefined && listed.priority !== filter.priority) continue;
-        if (!isClaimed(listed, at)) return listed.id;
+        if (!isClaimed(listed, at) && !taken.has(listed.id)) return listed.id;
       }
       return undefined;
     },
