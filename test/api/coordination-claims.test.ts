@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
 import { Agent, request as httpRequest } from "node:http";
+import { connect } from "node:net";
 import { after, describe, test } from "node:test";
 import { useClock } from "../../src/domain/clock.js";
 import { assertError } from "../helpers/factories.js";
+import { everythingReceived } from "../helpers/raw-http.js";
 import { startTestServer } from "../helpers/server.js";
+import { SseClient, sleep } from "../helpers/sse-client.js";
 import { boardWithLanes, getTicket, newTicket, patchTicket } from "../helpers/tickets.js";
 
 // CONTRACT.md §13: claims with leases. Time is the test's clock (useClock), never a sleep.
@@ -229,6 +232,54 @@ describe("claim-next", () => {
     // A ticket that goes first changes the order the claimed head was counted in.
     const urgent = await newTicket(api, board.boardId, board.laneIds[1], "d", { priority: 4 });
     assert.equal(await next(), urgent.id, "a new first ticket");
+  });
+
+  test("requests arriving together share a unit of work; each keeps its own answer", async () => {
+    // Four requests in one write on one connection reach the server in one turn of its event
+    // loop: the two good ones are claimed in one unit (one stream message names both), the
+    // others answer their own error and change nothing.
+    const board = await boardWithLanes(api, "Together");
+    const first = await newTicket(api, board.boardId, board.laneIds[0], "first");
+    const second = await newTicket(api, board.boardId, board.laneIds[0], "second");
+    const stream = await SseClient.open(`${api.url}/api/boards/${board.boardId}/events`);
+    try {
+      await stream.waitUntil(() => stream.comments.includes("connected"));
+      const post = (path: string, body: unknown) => {
+        const text = JSON.stringify(body);
+        return `POST ${path} HTTP/1.1\r\nHost: ${new URL(api.url).host}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+      };
+      const path = `/api/boards/${board.boardId}/claim-next`;
+      const socket = connect(Number(new URL(api.url).port), new URL(api.url).hostname);
+      const received = everythingReceived(socket);
+      socket.end(
+        post(path, { actor: "a" }) +
+          post(path, { actor: "b", laneId: 999_999 }) +
+          post(path, { actor: "c" }) +
+          post("/api/boards/999999/claim-next", { actor: "d" }),
+      );
+      const answers = (await received).split(/(?=HTTP\/1\.1 \d{3})/).map((response) => ({
+        status: Number(response.slice(9, 12)),
+        body: JSON.parse(response.slice(response.indexOf("\r\n\r\n") + 4)),
+      }));
+      assert.deepEqual(
+        answers.map(({ status, body }) => [status, body.claim?.actor ?? body.error]),
+        [
+          [200, "a"],
+          [400, "laneId must be a lane of this board"],
+          [200, "c"],
+          [404, "board not found"],
+        ],
+      );
+      assert.deepEqual([answers[0]?.body.id, answers[2]?.body.id], [first.id, second.id]);
+      await stream.waitForMessages(1);
+      await sleep(60);
+      assert.deepEqual(
+        stream.messages.map((message) => message.data.ticketIds),
+        [[first.id, second.id]],
+      );
+    } finally {
+      stream.close();
+    }
   });
 
   test("20 callers on separate connections, repeated: each ready ticket handed out once", async () => {

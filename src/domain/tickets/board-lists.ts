@@ -546,6 +546,12 @@ export function boardLists(
       // A claim notes exactly its ticket as changed: as many notes as claims taken means
       // nothing else changed.
       if (stores.ticketChanges.count() !== taken.size) return "unknown";
+      // Nor may memory take in this unit's own claims (a rollback would leave them there): once
+      // the unit claimed, only a list with none of them to re-read is used.
+      const kept = lists.get(boardId);
+      if (taken.size > 0 && (!kept || [...taken].some((id) => kept.stale.has(id)))) {
+        return "unknown";
+      }
       const list = current(boardId);
       const order = readyOrderOf(list, boardId);
       const at = now();

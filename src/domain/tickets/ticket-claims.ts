@@ -52,6 +52,15 @@ export interface ClaimNextInput extends ClaimInput {
   priority?: number;
 }
 
+interface PendingClaimNext {
+  boardId: number;
+  input: ClaimNextInput;
+  /** The actor's name, cleaned. */
+  actor: string;
+  resolve(ticket: Ticket | null): void;
+  reject(error: unknown): void;
+}
+
 const leaseEnd = (leaseSeconds = LEASE_DEFAULT_SECONDS) =>
   new Date(nowMillis() + leaseSeconds * 1000).toISOString();
 
@@ -88,6 +97,8 @@ export function ticketClaimService(
 ) {
   const { tickets, ticketClaims } = stores;
   const { boards, views, lists, activity } = deps;
+  /** claim-next requests waiting for the next turn of the event loop (`claimPending`). */
+  let pending: PendingClaimNext[] = [];
 
   /** Claims a ticket known to exist for `actor` (no live claim of another actor). */
   function start(boardId: number, ticketId: number, actor: string, leaseSeconds?: number): void {
@@ -103,7 +114,7 @@ export function ticketClaimService(
     });
   }
 
-  return {
+  const service = {
     /** Claims or, for the actor holding it, renews the claim of a ticket. */
     claim(ticketId: number, input: ClaimInput): Ticket {
       const actor = cleanActor(input.actor);
@@ -158,43 +169,97 @@ export function ticketClaimService(
       });
     },
 
-    /** Claims the first ticket of the board's ready queue within the filter; null when none. */
-    claimNext(boardId: number, input: ClaimNextInput): Ticket | null {
-      const actor = cleanActor(input.actor);
-      checkLease(input.leaseSeconds);
-      return transact((changes) => {
-        boards.require(boardId);
-        if (input.laneId !== undefined && stores.lanes.get(input.laneId)?.boardId !== boardId) {
-          throw new InvalidInput("laneId must be a lane of this board");
-        }
-        const tag = input.tag?.trim();
-        const filter = {
-          ...(input.laneId !== undefined ? { laneId: input.laneId } : {}),
-          ...(input.priority !== undefined ? { priority: input.priority } : {}),
-        };
-        const at = now();
-        // The board lists' memory picks without walking the board; the pick is checked against
-        // the rule in SQL, and anything unexpected falls back to the SQL walk.
-        let ticketId = tag ? "unknown" : lists.firstReady(boardId, filter);
-        if (
-          typeof ticketId === "number" &&
-          !stores.ticketReadiness.isReady(boardId, ticketId, at)
-        ) {
-          ticketId = "unknown";
-        }
-        if (ticketId === "unknown") {
-          ticketId = stores.ticketReadiness.firstReady(boardId, at, {
-            ...filter,
-            ...(tag ? { tagKey: nameKey(tag) } : {}),
-          });
-        }
-        if (ticketId === undefined) return null;
-        start(boardId, ticketId, actor, input.leaseSeconds);
-        changes.touched(boardId);
-        return views.ticket(ticketId);
+    /**
+     * Claims the first ticket of the board's ready queue within the filter; null when none.
+     * Requests that arrive together share one unit of work (`claimPending`).
+     */
+    claimNext(boardId: number, input: ClaimNextInput): Promise<Ticket | null> {
+      return new Promise((resolve, reject) => {
+        const actor = cleanActor(input.actor);
+        checkLease(input.leaseSeconds);
+        pending.push({ boardId, input, actor, resolve, reject });
+        if (pending.length === 1) setImmediate(claimPending);
       });
     },
   };
+
+  /**
+   * The claim-next requests of one turn of the event loop (every request whose bytes arrived
+   * together) in one unit of work, in their order of arrival: one commit, one claim settlement
+   * and one stream message per board for all of them, where each claim used to pay its own.
+   * Each request still gets its own answer or error: its checks run before it writes, and a
+   * failure of a write (or of the commit) fails the whole unit, so nothing is half done. No
+   * ticket is handed out twice: each pick leaves out the tickets the unit claimed so far, and
+   * is checked against the rule in SQL, which sees those claims. An answer still waits for the
+   * sync that makes its claim durable (http/durable-answers.ts); the claims of a unit share it.
+   */
+  function claimPending(): void {
+    const batch = pending;
+    pending = [];
+    const outcomes: Array<{ ticket: Ticket | null } | { error: unknown }> = [];
+    try {
+      transact((changes) => {
+        const taken = new Set<number>();
+        for (const request of batch) {
+          let ticketId: number | undefined;
+          try {
+            ticketId = pick(request.boardId, request.input, taken);
+          } catch (error) {
+            outcomes.push({ error });
+            continue;
+          }
+          if (ticketId === undefined) {
+            outcomes.push({ ticket: null });
+            continue;
+          }
+          start(request.boardId, ticketId, request.actor, request.input.leaseSeconds);
+          taken.add(ticketId);
+          changes.touched(request.boardId);
+          outcomes.push({ ticket: views.ticket(ticketId) });
+        }
+      });
+    } catch (error) {
+      for (const request of batch) request.reject(error);
+      return;
+    }
+    batch.forEach((request, index) => {
+      const outcome = outcomes[index] as { ticket: Ticket | null } | { error: unknown };
+      if ("error" in outcome) request.reject(outcome.error);
+      else request.resolve(outcome.ticket);
+    });
+  }
+
+  /**
+   * The ticket a claim-next request gets, leaving out those its unit of work claimed already
+   * (`taken`); undefined when none is ready. Checks only: it writes nothing.
+   */
+  function pick(boardId: number, input: ClaimNextInput, taken: Set<number>): number | undefined {
+    boards.require(boardId);
+    if (input.laneId !== undefined && stores.lanes.get(input.laneId)?.boardId !== boardId) {
+      throw new InvalidInput("laneId must be a lane of this board");
+    }
+    const tag = input.tag?.trim();
+    const filter = {
+      ...(input.laneId !== undefined ? { laneId: input.laneId } : {}),
+      ...(input.priority !== undefined ? { priority: input.priority } : {}),
+    };
+    const at = now();
+    // The board lists' memory picks without walking the board; the pick is checked against
+    // the rule in SQL, and anything unexpected falls back to the SQL walk.
+    let ticketId = tag ? "unknown" : lists.firstReady(boardId, filter, taken);
+    if (typeof ticketId === "number" && !stores.ticketReadiness.isReady(boardId, ticketId, at)) {
+      ticketId = "unknown";
+    }
+    if (ticketId === "unknown") {
+      ticketId = stores.ticketReadiness.firstReady(boardId, at, {
+        ...filter,
+        ...(tag ? { tagKey: nameKey(tag) } : {}),
+      });
+    }
+    return ticketId;
+  }
+
+  return service;
 }
 
 export type TicketClaimService = ReturnType<typeof ticketClaimService>;

@@ -90,7 +90,7 @@ export function ticketClaimRoutes(
       },
     },
     async (request, reply) => {
-      const ticket = ticketClaims.claimNext(request.params.boardId, request.body);
+      const ticket = await ticketClaims.claimNext(request.params.boardId, request.body);
       if (!ticket) return reply.code(204).send(null);
       return ticket;
     },
