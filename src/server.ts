@@ -29,7 +29,10 @@ export interface ServerOptions {
   timeouts?: ServerTimeouts;
   /** How the write-ahead log is flushed (default fs.fsync); tests hold or fail it. */
   syncFile?: SyncFile;
-  /** Lists built from the database every time (test/api/live-lists.test.ts's reference). */
+  /**
+   * Lists and full tickets built from the database every time, with nothing kept between
+   * requests (test/api/live-lists.test.ts's reference).
+   */
   freshLists?: boolean;
 }
 
@@ -52,6 +55,7 @@ export async function startServer(
     { credentials, provider: (id) => getProvider(id, { timeoutMs }) },
     checkpoints.committed,
     config.trashDays,
+    { keepTicketParts: options.freshLists !== true },
   );
   if (config.allowRemote && !services.accessTokens.hasUsable()) {
     await checkpoints.stop();

@@ -37,6 +37,8 @@ export function createServices(
   committed: () => void = () => {},
   /** How long deleted objects stay in the trash (CONTRACT.md §16; 0: deletes erase at once). */
   trashDays: number = DEFAULT_TRASH_DAYS,
+  /** `keepTicketParts: false` reads every full Ticket anew (a reference for tests). */
+  options: { keepTicketParts?: boolean } = {},
 ) {
   const stores = createStores(db);
   const trash = trashKeeper(stores.trash, trashDays);
@@ -66,6 +68,7 @@ export function createServices(
     createRead(db),
     () => db.inTransaction,
     trash,
+    { keepTicketParts: options.keepTicketParts !== false },
   );
   lists = ticketFamily.boardLists;
   const ticketDeps = { tickets: ticketFamily.tickets, activity };

@@ -10,6 +10,12 @@ import type { Db } from "./database.js";
  * `board_id` is 0 for "the ticket's current board"; a moved or deleted ticket is also noted with
  * the board it left. `created` marks tickets inserted by this transaction (they stay at 1: being
  * noted already, later notes leave them alone).
+ *
+ * `changed_parts` notes, besides, the tickets whose full Ticket changed in more than its own row,
+ * its text, its claim or its remote link: comments, tags, references, relations (a neighbour's
+ * shown fields included), children, board; an insert or delete; a change of its parent or board.
+ * domain/tickets/ticket-parts.ts keeps those parts per ticket and drops the noted ones, so a
+ * change of a ticket's own columns (a title PATCH) keeps them.
  */
 const SCHEMA = `
 CREATE TEMP TABLE IF NOT EXISTS changed_tickets (
@@ -18,6 +24,7 @@ CREATE TEMP TABLE IF NOT EXISTS changed_tickets (
   created    INTEGER NOT NULL,
   PRIMARY KEY (ticket_id, board_id)
 ) WITHOUT ROWID;
+CREATE TEMP TABLE IF NOT EXISTS changed_parts (ticket_id INTEGER PRIMARY KEY);
 `;
 
 /** Fields of a ticket that its neighbours show in their relation lists (TicketRelation). */
@@ -53,14 +60,26 @@ const markOne = (ticket: string) => `
   INSERT INTO temp.changed_tickets (ticket_id, board_id, created)
     SELECT ${ticket}, 0, 0 WHERE ${ticket} IS NOT NULL AND NOT ${noted(ticket)};`;
 
-/** Notes every ticket `select` yields (column `id`; NULLs and repeats allowed). */
+/** Whether a ticket's parts (see SCHEMA) are noted as changed in this transaction. */
+const partsNoted = (ticket: string) =>
+  `EXISTS (SELECT 1 FROM temp.changed_parts WHERE ticket_id = ${ticket})`;
+
+/** Notes that one ticket's parts changed (not OR IGNORE: see markOne). */
+const markParts = (ticket: string, when = "1") => `
+  INSERT INTO temp.changed_parts (ticket_id)
+    SELECT ${ticket} WHERE ${ticket} IS NOT NULL AND (${when}) AND NOT ${partsNoted(ticket)};`;
+
+/** Notes every ticket `select` yields (column `id`; NULLs and repeats allowed), parts too. */
 const markAll = (select: string) => `
   UPDATE main.tickets SET version = version + 1
     WHERE id IN (${select})
       AND id NOT IN (SELECT ticket_id FROM temp.changed_tickets WHERE board_id = 0);
   INSERT INTO temp.changed_tickets (ticket_id, board_id, created)
     SELECT DISTINCT n.id, 0, 0 FROM (${select}) AS n
-    WHERE n.id IS NOT NULL AND NOT ${noted("n.id")};`;
+    WHERE n.id IS NOT NULL AND NOT ${noted("n.id")};
+  INSERT INTO temp.changed_parts (ticket_id)
+    SELECT DISTINCT n.id FROM (${select}) AS n
+    WHERE n.id IS NOT NULL AND NOT ${partsNoted("n.id")};`;
 
 /** Notes that a ticket left (or was deleted from) a board, for that board's message. */
 const markLeft = (ticket: string, board: string) => `
@@ -83,24 +102,39 @@ const neighbours = (id: string) => `
 /**
  * A trigger noting one ticket, whose body runs only when that ticket is not noted yet: most rows
  * a transaction writes belong to a ticket already noted (a board import writes a ticket, then
- * its text, comments, tags and links), and then the trigger costs one index probe.
+ * its text, comments, tags and links), and then the trigger costs one index probe. With
+ * `parts` (the default) it notes the ticket's parts too, and is skipped once those are noted
+ * (which, for a ticket that still exists, implies the ticket is noted).
  */
-const markTrigger = (name: string, event: string, ticket: string) => `
+const markTrigger = (name: string, event: string, ticket: string, parts = true) =>
+  parts
+    ? `
+CREATE TEMP TRIGGER IF NOT EXISTS ${name} ${event}
+WHEN ${ticket} IS NOT NULL AND NOT ${partsNoted(ticket)}
+BEGIN ${markOne(ticket)} ${markParts(ticket)} END;`
+    : `
 CREATE TEMP TRIGGER IF NOT EXISTS ${name} ${event}
 WHEN ${ticket} IS NOT NULL AND NOT ${noted(ticket)}
 BEGIN ${markOne(ticket)} END;`;
 
 /**
  * Triggers on a table whose rows belong to one ticket (column `ticket_id`, never changed).
- * `updates: false` for a table whose updates the Ticket does not show (a tag link's reason).
+ * `updates: false` for a table whose updates the Ticket does not show (a tag link's reason);
+ * `parts: false` for a table the full Ticket reads anew each time (its text, claim, remote link).
  */
-function perTicketTriggers(table: string, updates = true): string {
+function perTicketTriggers(table: string, options: { updates?: boolean; parts?: boolean } = {}) {
+  const { updates = true, parts = true } = options;
   return [
-    markTrigger(`${table}_changed_insert`, `AFTER INSERT ON main.${table}`, "NEW.ticket_id"),
+    markTrigger(`${table}_changed_insert`, `AFTER INSERT ON main.${table}`, "NEW.ticket_id", parts),
     updates
-      ? markTrigger(`${table}_changed_update`, `AFTER UPDATE ON main.${table}`, "NEW.ticket_id")
+      ? markTrigger(
+          `${table}_changed_update`,
+          `AFTER UPDATE ON main.${table}`,
+          "NEW.ticket_id",
+          parts,
+        )
       : "",
-    markTrigger(`${table}_changed_delete`, `AFTER DELETE ON main.${table}`, "OLD.ticket_id"),
+    markTrigger(`${table}_changed_delete`, `AFTER DELETE ON main.${table}`, "OLD.ticket_id", parts),
   ].join("");
 }
 
@@ -118,6 +152,7 @@ const TRIGGERS = `
 CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_insert AFTER INSERT ON main.tickets
 BEGIN
   INSERT INTO temp.changed_tickets VALUES (NEW.id, 0, 1);
+  ${markParts("NEW.id")}
 END;
 ${markTrigger("tickets_changed_insert_parent", "AFTER INSERT ON main.tickets", "NEW.parent_ticket_id")}
 CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_update
@@ -125,6 +160,7 @@ AFTER UPDATE OF ${TICKET_FIELDS.join(", ")} ON main.tickets
 WHEN ${differs(TICKET_FIELDS)}
 BEGIN
   ${markOne("NEW.id")}
+  ${markParts("NEW.id", differs(["parent_ticket_id", "board_id"]))}
 END;
 CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_board
 AFTER UPDATE OF board_id ON main.tickets WHEN OLD.board_id <> NEW.board_id
@@ -136,14 +172,14 @@ BEGIN ${markAll(neighbours("NEW.id"))} END;
 ${markTrigger("tickets_changed_old_parent", "AFTER UPDATE OF parent_ticket_id ON main.tickets", "OLD.parent_ticket_id")}
 ${markTrigger("tickets_changed_new_parent", "AFTER UPDATE OF parent_ticket_id ON main.tickets", "NEW.parent_ticket_id")}
 CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_delete AFTER DELETE ON main.tickets
-BEGIN ${markLeft("OLD.id", "OLD.board_id")} END;
+BEGIN ${markLeft("OLD.id", "OLD.board_id")} ${markParts("OLD.id")} END;
 ${markTrigger("tickets_changed_delete_parent", "AFTER DELETE ON main.tickets", "OLD.parent_ticket_id")}
-${perTicketTriggers("ticket_texts")}
+${perTicketTriggers("ticket_texts", { parts: false })}
 ${perTicketTriggers("comments")}
-${perTicketTriggers("ticket_tags", false)}
+${perTicketTriggers("ticket_tags", { updates: false })}
 ${perTicketTriggers("external_references")}
-${perTicketTriggers("remote_links")}
-${perTicketTriggers("ticket_claims")}
+${perTicketTriggers("remote_links", { parts: false })}
+${perTicketTriggers("ticket_claims", { parts: false })}
 ${pairTriggers("ticket_blockers", "ticket_id", "blocker_id")}
 ${pairTriggers("ticket_related", "low_id", "high_id")}
 CREATE TEMP TRIGGER IF NOT EXISTS tags_changed AFTER UPDATE OF name, color ON main.tags
@@ -193,6 +229,14 @@ export function ticketChangeStore(db: Db) {
     .prepare<[], [number]>("SELECT DISTINCT ticket_id FROM temp.changed_tickets")
     .raw(true);
   const clear = db.prepare("DELETE FROM temp.changed_tickets");
+  const partsChanged = db.prepare<[number], { n: number }>(
+    "SELECT EXISTS (SELECT 1 FROM temp.changed_parts WHERE ticket_id = ?) AS n",
+  );
+  const changedParts = db
+    .prepare<[], [number]>("SELECT ticket_id FROM temp.changed_parts")
+    .raw(true);
+  const clearParts = db.prepare("DELETE FROM temp.changed_parts");
+  const partsListeners: Array<(ticketIds: number[]) => void> = [];
   // Stored claims of changed tickets that still exist. The changed tickets drive (each has its
   // board-0 row): a transaction changes a few tickets, while claims pile up on a busy board
   // (expired ones stay until their ticket is claimed again), and a walk of every claim made
@@ -237,17 +281,34 @@ export function ticketChangeStore(db: Db) {
       }));
     },
 
+    /** Whether this transaction changed the ticket's parts so far (see SCHEMA). */
+    partsChanged: (ticketId: number): boolean => partsChanged.get(ticketId)?.n === 1,
+
+    /**
+     * Calls `listener` at each flush with the tickets whose parts the transaction changed,
+     * before its commit (a rollback after that only means some parts are read again).
+     */
+    onPartsChanged(listener: (ticketIds: number[]) => void): void {
+      partsListeners.push(listener);
+    },
+
     /** The changed tickets with their boards; the notes are cleared (end of a transaction). */
     flush(): ChangedTicket[] {
       if (pending.get()?.n !== 1) return [];
       const result = changed.all().map(([ticketId, boardId]) => ({ ticketId, boardId }));
       clear.run();
+      const parts = changedParts.all().map((row) => row[0]);
+      if (parts.length > 0) {
+        clearParts.run();
+        for (const listener of partsListeners) listener(parts);
+      }
       return result;
     },
 
     /** Forgets the notes of a transaction that rolled back. */
     discard(): void {
       clear.run();
+      clearParts.run();
     },
   };
 }

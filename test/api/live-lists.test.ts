@@ -5,8 +5,9 @@ import { RUNS } from "../../src/domain/tickets/board-list.js";
 import { seededRandom } from "../helpers/random.js";
 import { startTestServer } from "../helpers/server.js";
 
-// Issue #20: the board lists kept in memory (domain/tickets/board-lists.ts) answer byte for byte
-// what a list built from the database gives. One server writes and answers from its memory; a
+// Issue #20: the board lists kept in memory (domain/tickets/board-lists.ts) and the parts of full
+// tickets kept between requests (domain/tickets/ticket-parts.ts) answer byte for byte what a list
+// or ticket built from the database gives. One server writes and answers from its memory; a
 // second one on the same database file builds every list from scratch (`freshLists`). Random
 // writes of every kind are interleaved with reads of every list form, and each answer of the
 // first is compared with the second's.
@@ -104,6 +105,20 @@ async function compareLists(board: BoardState, step: string): Promise<void> {
   ];
   for (const form of forms) {
     const path = `/api/boards/${board.id}/tickets${form}`;
+    const [mine, reference] = [await live.get(path), await fresh.get(path)];
+    assert.equal(mine.status, reference.status, `${step}: ${path}`);
+    assert.equal(mine.text, reference.text, `${step}: ${path} differs`);
+  }
+}
+
+/**
+ * Every ticket of a board in full (GET /api/tickets/{id}), answered by both servers: the first
+ * keeps each ticket's comments, tags, references and relations between requests
+ * (domain/tickets/ticket-parts.ts), the second reads them anew.
+ */
+async function compareTickets(board: BoardState, step: string): Promise<void> {
+  for (const id of await ticketIds(board)) {
+    const path = `/api/tickets/${id}`;
     const [mine, reference] = [await live.get(path), await fresh.get(path)];
     assert.equal(mine.status, reference.status, `${step}: ${path}`);
     assert.equal(mine.text, reference.text, `${step}: ${path} differs`);
@@ -267,10 +282,12 @@ test("every list form answers what a fresh computation gives, through writes of 
     if (ids.length < 4) await ticketWrites.create?.(main, ids);
     await (ticketWrites[kind] as Write)(main, ids.length > 0 ? ids : [1]);
     await compareLists(main, `step ${step} (${kind}, seed ${SEED})`);
+    await compareTickets(main, `step ${step} (${kind}, seed ${SEED})`);
     if (step % 6 === 5) {
       // Something deleted meanwhile comes back: a ticket (with its links), a tag or a comment.
       await ticketWrites.restore?.(main, ids);
       await compareLists(main, `step ${step} (a restore from the trash, seed ${SEED})`);
+      await compareTickets(main, `step ${step} (a restore from the trash, seed ${SEED})`);
     }
     if (step % 10 === 0) await compareLists(other, `step ${step} (${kind}, other board)`);
   }
@@ -287,6 +304,77 @@ test("every list form answers what a fresh computation gives, through writes of 
   );
   assert.equal((await live.post(`/api/trash/${entry.id}/restore`)).status, 200);
   await compareLists(other, "after the board came back from the trash");
+  await compareTickets(other, "after the board came back from the trash");
+});
+
+test("a title PATCH answers what GET and a fresh computation give, whatever changed around it", async () => {
+  const board = await importBoard("Answers", 0);
+  const [laneId] = board.laneIds;
+  const create = async (title: string, extra: Record<string, unknown> = {}) =>
+    (await live.post(`/api/boards/${board.id}/tickets`, { laneId, title, ...extra })).body.id;
+  const blocker = await create("blocker");
+  const related = await create("related");
+  const ticket = await create("ticket", {
+    blockerIds: [blocker],
+    relatedIds: [related],
+    tagIds: board.tagIds.slice(0, 2),
+  });
+  const child = await create("child", { parentTicketId: ticket });
+  const blocked = await create("blocked", { blockerIds: [ticket] });
+  const comment = (await live.post(`/api/tickets/${ticket}/comments`, { bodyMarkdown: "first" }))
+    .body.id;
+  let n = 0;
+  // Each change reaches the ticket's answer through another row than its own.
+  const aroundIt: Array<[string, () => Promise<unknown>]> = [
+    [
+      "a comment added",
+      () => live.post(`/api/tickets/${ticket}/comments`, { bodyMarkdown: "2nd" }),
+    ],
+    ["a comment edited", () => live.patch(`/api/comments/${comment}`, { bodyMarkdown: "edited" })],
+    ["a tag renamed", () => live.patch(`/api/tags/${board.tagIds[0]}`, { name: "renamed" })],
+    ["a blocker retitled", () => live.patch(`/api/tickets/${blocker}`, { title: "blocker 2" })],
+    ["a related ticket's priority", () => live.patch(`/api/tickets/${related}`, { priority: 4 })],
+    [
+      "a blocked ticket resolved",
+      () => live.patch(`/api/tickets/${blocked}`, { isResolved: true }),
+    ],
+    ["a child moved away", () => live.patch(`/api/tickets/${child}`, { parentTicketId: null })],
+    ["a child again", () => live.patch(`/api/tickets/${child}`, { parentTicketId: ticket })],
+    ["a reference", async () => ticketWrites.reference?.(board, [ticket])],
+    ["a claim", () => live.post(`/api/tickets/${ticket}/claim`, { actor: "a", leaseSeconds: 90 })],
+    ["the board renamed", () => live.patch(`/api/boards/${board.id}`, { name: "Answers 2" })],
+    ["the blocker deleted", () => live.delete(`/api/tickets/${blocker}`)],
+    ["a tag deleted", () => live.delete(`/api/tags/${board.tagIds[1]}`)],
+    ["the comment deleted", () => live.delete(`/api/comments/${comment}`)],
+    ["everything restored", async () => ticketWrites.restore?.(board, [ticket])],
+  ];
+  for (const [change, write] of aroundIt) {
+    await live.get(`/api/tickets/${ticket}`);
+    await write();
+    const patched = await live.patch(`/api/tickets/${ticket}`, { title: `ticket ${n++}` });
+    assert.equal(patched.status, 200, patched.text);
+    const [mine, reference] = [
+      await live.get(`/api/tickets/${ticket}`),
+      await fresh.get(`/api/tickets/${ticket}`),
+    ];
+    assert.equal(patched.text, reference.text, `after ${change}: the PATCH answer differs`);
+    assert.equal(mine.text, reference.text, `after ${change}: GET differs`);
+  }
+  // A PATCH that changes the ticket's own parts answers them changed (read in its transaction).
+  await live.patch(`/api/tickets/${child}`, { parentTicketId: null });
+  for (const body of [
+    { tagIds: [board.tagIds[2]] },
+    { blockerIds: [related] },
+    { relatedIds: [] },
+    { parentTicketId: related },
+    { title: "last", blockerIds: [] },
+  ]) {
+    await live.get(`/api/tickets/${ticket}`);
+    const patched = await live.patch(`/api/tickets/${ticket}`, body);
+    assert.equal(patched.status, 200, patched.text);
+    const reference = await fresh.get(`/api/tickets/${ticket}`);
+    assert.equal(patched.text, reference.text, `${JSON.stringify(body)}: the answer differs`);
+  }
 });
 
 test("the ready list follows a parent's blocker, which changes no row of the child", async () => {

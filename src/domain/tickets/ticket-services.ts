@@ -24,9 +24,10 @@ export function createTicketServices(
   /** Whether a unit of work is open (board lists are then built without their memory). */
   inUnitOfWork: () => boolean,
   trash: TrashKeeper,
+  options: { keepTicketParts: boolean } = { keepTicketParts: true },
 ) {
   const lanes = ticketLanes(stores);
-  const views = ticketViews(stores, read);
+  const views = ticketViews(stores, read, inUnitOfWork, options);
   const lists = boardLists(stores, read, inUnitOfWork);
   const edits = ticketEdits(stores, ticketLinkRules(stores), lanes, activity);
   const moves = ticketMoves(stores, { lanes, edits, activity });

@@ -16,6 +16,7 @@ import type {
 } from "../model.js";
 import type { Read } from "../transaction.js";
 import { claimView } from "./ticket-claims.js";
+import { KeptTicketParts, type TicketParts } from "./ticket-parts.js";
 
 export interface TicketRelations {
   parent: TicketRelation | null;
@@ -68,10 +69,39 @@ export function ticketViews(
     | "externalReferences"
     | "remoteLinks"
     | "ticketClaims"
+    | "ticketChanges"
   >,
   read: Read,
+  /** Whether a unit of work is open (parts it changed are then read, not kept). */
+  inUnitOfWork: () => boolean,
+  options: { keepTicketParts: boolean } = { keepTicketParts: true },
 ) {
   const { tickets, ticketRelations } = stores;
+  const kept = new KeptTicketParts(options.keepTicketParts ? undefined : 0);
+  stores.ticketChanges.onPartsChanged((ids) => kept.forget(ids));
+
+  /**
+   * A ticket's parts (ticket-parts.ts): the kept ones when still true, else read (and kept,
+   * unless the open unit of work changed them: they would not be committed state).
+   */
+  function partsOf(record: TicketRow): TicketParts {
+    const ticketId = record.id;
+    const changedHere = inUnitOfWork() && stores.ticketChanges.partsChanged(ticketId);
+    if (!changedHere) {
+      const parts = kept.get(ticketId);
+      // A move to another board notes the parts too; this check costs nothing.
+      if (parts && parts.board.id === record.boardId) return parts;
+    }
+    const parts: TicketParts = {
+      board: boardOf(record.boardId),
+      neighbours: ticketRelations.neighbours(ticketId),
+      tags: stores.ticketTags.tagsOfTicket(ticketId),
+      externalReferences: stores.externalReferences.listByTicket(ticketId),
+      comments: stores.comments.listByTicket(ticketId),
+    };
+    if (!changedHere) kept.set(ticketId, parts);
+    return parts;
+  }
 
   function boardOf(boardId: number): Board {
     const board = stores.boards.get(boardId);
@@ -97,7 +127,8 @@ export function ticketViews(
    * its detail reads anyway, so only tags and claim need a query (four statements fewer than
    * linksOf, docs/performance.md).
    */
-  function linksOfOne(ticketId: number, neighbours: RelationRow[]): Links {
+  function linksOfOne(ticketId: number, parts: TicketParts): Links {
+    const { neighbours } = parts;
     const idsOf = (kind: RelationKind) =>
       neighbours
         .filter((row) => row.kind === kind)
@@ -106,7 +137,8 @@ export function ticketViews(
     const ofTicket = (ids: number[]) => new Map(ids.length > 0 ? [[ticketId, ids]] : []);
     return {
       // One joined read; the same order as tagsOf (its board's tags are the only ones it has).
-      tags: new Map([[ticketId, stores.ticketTags.tagsOfTicket(ticketId)]]),
+      // Copied, like every kept list an answer shows: kept parts are shared by answers.
+      tags: new Map([[ticketId, [...parts.tags]]]),
       blockerIds: ofTicket(idsOf("blocker")),
       relatedIds: ofTicket(idsOf("related")),
       childCounts: new Map([[ticketId, idsOf("child").length]]),
@@ -264,15 +296,15 @@ export function ticketViews(
       return read(() => {
         const record = tickets.get(ticketId);
         if (!record) throw new NotFound("ticket not found");
-        const board = boardOf(record.boardId);
-        const neighbours = ticketRelations.neighbours(ticketId);
-        const links = linksOfOne(ticketId, neighbours);
-        const relations = relationsFromRows(board, neighbours);
+        const parts = partsOf(record);
+        const { board } = parts;
+        const links = linksOfOne(ticketId, parts);
+        const relations = relationsFromRows(board, parts.neighbours);
         return {
-          ...core(board, record, links, stores.externalReferences.listByTicket(ticketId)),
+          ...core(board, record, links, [...parts.externalReferences]),
           bodyMarkdown: record.bodyMarkdown,
           bodyHtml: record.bodyHtml,
-          comments: stores.comments.listByTicket(ticketId),
+          comments: [...parts.comments],
           ...relations,
           remote: stores.remoteLinks.get(ticketId),
         };
@@ -284,7 +316,8 @@ export function ticketViews(
       return read(() => {
         const record = tickets.get(ticketId);
         if (!record) throw new NotFound("ticket not found");
-        return relationsFromRows(boardOf(record.boardId), ticketRelations.neighbours(ticketId));
+        const parts = partsOf(record);
+        return relationsFromRows(parts.board, parts.neighbours);
       });
     },
 

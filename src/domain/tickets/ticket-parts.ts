@@ -1,0 +1,87 @@
+import type { RelationRow } from "../../storage/ticket-relations.js";
+import type { Board, Comment, Tag, TicketExternalReference } from "../model.js";
+
+/**
+ * What a full Ticket shows besides its own row, its text, its claim and its remote link: the
+ * rows a change of the ticket's own columns (a title, a priority, a resolution) leaves as they
+ * are. Read once and kept, a title PATCH answers with one query for the row instead of seven
+ * (docs/performance.md, "The write itself (session 10)").
+ */
+export interface TicketParts {
+  board: Board;
+  /** Parent, children, blockers both ways and related tickets (storage/ticket-relations.ts). */
+  neighbours: RelationRow[];
+  tags: Tag[];
+  externalReferences: TicketExternalReference[];
+  comments: Comment[];
+}
+
+/** Kept parts are bounded by this estimate of their size (UTF-16 characters count twice). */
+const MAX_BYTES = 8 * 1024 * 1024;
+/** A kept entry's size beyond its texts: objects, map entries, short fields. */
+const ENTRY_BYTES = 400;
+const ROW_BYTES = 200;
+
+function sizeOf(parts: TicketParts): number {
+  let bytes = ENTRY_BYTES + ROW_BYTES * (parts.neighbours.length + parts.tags.length);
+  for (const row of parts.neighbours) bytes += 2 * row.title.length;
+  for (const reference of parts.externalReferences) {
+    bytes += ROW_BYTES + 2 * (reference.url.length + (reference.title?.length ?? 0));
+  }
+  for (const comment of parts.comments) {
+    bytes += ROW_BYTES + 2 * (comment.bodyMarkdown.length + comment.bodyHtml.length);
+  }
+  return bytes;
+}
+
+/**
+ * Parts of tickets by id, least recently used dropped first beyond MAX_BYTES. Which parts are
+ * still true is SQLite's to say: storage/ticket-changes.ts notes every ticket whose parts a
+ * transaction changed (`changed_parts`, from triggers on every table they come from), and the
+ * notes are dropped here before that transaction commits (`forget`). Only parts of committed
+ * state are kept: inside a transaction, parts it changed are neither used nor kept (the caller
+ * asks `ticketChanges.partsChanged`).
+ */
+export class KeptTicketParts {
+  private readonly entries = new Map<number, { parts: TicketParts; bytes: number }>();
+  private size = 0;
+
+  constructor(private readonly maxBytes = MAX_BYTES) {}
+
+  get(ticketId: number): TicketParts | undefined {
+    const entry = this.entries.get(ticketId);
+    if (!entry) return undefined;
+    // Most recently used last (Map keeps insertion order).
+    this.entries.delete(ticketId);
+    this.entries.set(ticketId, entry);
+    return entry.parts;
+  }
+
+  set(ticketId: number, parts: TicketParts): void {
+    this.delete(ticketId);
+    const bytes = sizeOf(parts);
+    if (bytes > this.maxBytes) return;
+    this.entries.set(ticketId, { parts, bytes });
+    this.size += bytes;
+    for (const [oldest] of this.entries) {
+      if (this.size <= this.maxBytes) break;
+      this.delete(oldest);
+    }
+  }
+
+  forget(ticketIds: Iterable<number>): void {
+    for (const id of ticketIds) this.delete(id);
+  }
+
+  /** Estimated bytes kept (docs/performance.md quotes it). */
+  get bytes(): number {
+    return this.size;
+  }
+
+  private delete(ticketId: number): void {
+    const entry = this.entries.get(ticketId);
+    if (!entry) return;
+    this.size -= entry.bytes;
+    this.entries.delete(ticketId);
+  }
+}
