@@ -98,7 +98,7 @@ const serve = program
       const backupSchedule = resolveBackupSchedule(flags);
       // Loaded here so `tack --help` does not pay for the whole server.
       const { startServer } = await import("./server.js");
-      const server = await startServer(config);
+      const server = await startServer(config, process.env, { releaseStartupMemory: true });
       const { startRollingBackups } = await import("./backup/rolling-backups.js");
       const backups = backupSchedule && startRollingBackups(backupSchedule, config.dbFile);
       const shutdown = async () => {

@@ -10,6 +10,7 @@ import { packageInfo } from "./package-info.js";
 import { CredentialConfigError, loadCredentials } from "./providers/credentials.js";
 import { getProvider } from "./providers/providers.js";
 import { REMOTE_PROVIDER_IDS } from "./providers/types.js";
+import { releaseStartupMemory } from "./startup-memory.js";
 import { type Db, isDatabaseUsable, openDatabase, StartupError } from "./storage/database.js";
 import { groupCommit, type SyncFile } from "./storage/group-commit.js";
 import { walCheckpointsOffThread } from "./storage/wal-checkpoints.js";
@@ -34,6 +35,11 @@ export interface ServerOptions {
    * requests (test/api/live-lists.test.ts's reference).
    */
   freshLists?: boolean;
+  /**
+   * One memory-reducing collection before listening (startup-memory.ts): `tack serve` asks for
+   * it; in-process test servers do not, as it would collect the whole test runner's heap.
+   */
+  releaseStartupMemory?: boolean;
 }
 
 /** Opens the database, builds the app and listens. Failures are StartupErrors with one-line messages. */
@@ -92,6 +98,10 @@ export async function startServer(
   });
 
   try {
+    if (options.releaseStartupMemory) {
+      await app.ready();
+      await releaseStartupMemory();
+    }
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await app.close();
