@@ -10,7 +10,8 @@ import type { TicketListFilter } from "../../storage/tickets.js";
 
 /** A ticket as the lists keep it: its placement and, once serialized, its summary. */
 export interface Listed extends TicketPlacement {
-  piece: string | undefined;
+  /** Its summary's JSON as the list serializer writes it, in UTF-8, followed by ",". */
+  piece: Buffer | undefined;
   /** End of the live claim the piece shows (the piece is stale from then on), or null. */
   claimEndsAt: string | null;
 }
