@@ -436,3 +436,23 @@ test("a priority changed in place moves the ticket within the kept ready queue",
   const [mine, reference] = [await live.get(ready), await fresh.get(ready)];
   assert.equal(mine.text, reference.text, "the ready list after a priority change differs");
 });
+
+test("a list too big to copy is streamed as it is kept: the same bytes, length and headers", async () => {
+  // 800 tickets make a list of more than 256 KB (the route streams those).
+  const board = await importBoard("Big", 800);
+  const path = `/api/boards/${board.id}/tickets?archived=all`;
+  const [mine, reference] = [await live.get(path), await fresh.get(path)];
+  assert.ok(mine.text.length > 256 * 1024, `only ${mine.text.length} characters`);
+  assert.equal(mine.text, reference.text, "the streamed list differs");
+  assert.equal(mine.headers.get("content-length"), String(Buffer.byteLength(mine.text)));
+  assert.equal(mine.headers.get("transfer-encoding"), null);
+  assert.equal(mine.headers.get("content-type"), "application/json; charset=utf-8");
+  const head = await live.request("HEAD", path);
+  assert.equal(head.status, 200);
+  assert.equal(head.headers.get("content-length"), mine.headers.get("content-length"));
+  assert.equal(head.headers.get("etag"), mine.headers.get("etag"));
+  const again = await live.request("GET", path, undefined, {
+    "if-none-match": mine.headers.get("etag") as string,
+  });
+  assert.equal(again.status, 304);
+});

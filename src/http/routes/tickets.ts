@@ -1,3 +1,4 @@
+import { Readable, type Writable } from "node:stream";
 import { Type } from "@sinclair/typebox";
 import type { FastifyReply } from "fastify";
 import type { EntityTags } from "../../domain/entity-tags.js";
@@ -50,24 +51,58 @@ const OPENING_BYTES = Buffer.from(LIST_OPENING);
 const CLOSING_BYTES = Buffer.from(LIST_CLOSING);
 const COMMA = Buffer.from(",");
 
-/**
- * The list's JSON from its runs of pieces (UTF-8, each joined with ","), as one buffer: the
- * kept bytes are copied once, with no string to flatten or encode per read (a big board's list
- * is 2-5 MB).
- */
-function listBytes(runs: readonly Buffer[]): Buffer {
+/** A list's JSON in parts: its kept UTF-8 runs of pieces (each joined with ","), wrapped. */
+function listParts(runs: readonly Buffer[]): { parts: Buffer[]; length: number } {
   const parts: Buffer[] = [OPENING_BYTES];
+  let length = OPENING_BYTES.length + CLOSING_BYTES.length;
   runs.forEach((run, index) => {
     if (index > 0) parts.push(COMMA);
     parts.push(run);
+    length += run.length + (index > 0 ? 1 : 0);
   });
   parts.push(CLOSING_BYTES);
-  return Buffer.concat(parts);
+  return { parts, length };
 }
 
-/** Sends JSON already serialized by the route's serializer (its pieces joined). */
-function sendJsonBytes(reply: FastifyReply, bytes: Buffer): FastifyReply {
-  return reply.type("application/json; charset=utf-8").send(bytes);
+/**
+ * A big list's answer, sent without copying its parts into one buffer (a big board's list is
+ * 2-5 MB): piped into the response, it writes every part at once into the corked response, so
+ * the socket sends them with one `writev`. The runs are never changed in place (a write
+ * replaces a run), so they can be handed to the socket as they are.
+ */
+class ListAnswer extends Readable {
+  constructor(private readonly parts: readonly Buffer[]) {
+    super();
+  }
+
+  // Nothing to read: the parts go straight to the response in `pipe` (or nowhere, for HEAD).
+  override _read(): void {
+    this.push(null);
+  }
+
+  override pipe<T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T {
+    const response = destination as unknown as Writable;
+    response.cork();
+    for (const part of this.parts) response.write(part);
+    if (options?.end !== false) response.end();
+    response.uncork();
+    this.resume();
+    return destination;
+  }
+}
+
+/**
+ * Below this many bytes a list is copied into one buffer: setting up the stream costs more
+ * than copying a search's or a small board's answer (measured, docs/performance.md).
+ */
+const STREAM_FROM_BYTES = 256 * 1024;
+
+/** Sends a list's runs (JSON already serialized by the route's serializer, joined). */
+function sendListRuns(reply: FastifyReply, runs: readonly Buffer[]): FastifyReply {
+  const { parts, length } = listParts(runs);
+  reply.type("application/json; charset=utf-8");
+  if (length < STREAM_FROM_BYTES) return reply.send(Buffer.concat(parts, length));
+  return reply.header("content-length", length).send(new ListAnswer(parts));
 }
 
 export function ticketRoutes(
@@ -122,7 +157,7 @@ export function ticketRoutes(
       const runs = tickets.listPieces(boardId, request.query, serializeSummary);
       if (!runs) return { tickets: tickets.list(boardId, request.query) };
       // What the serializer writes for the whole list: the pieces joined inside the wrapper.
-      return sendJsonBytes(reply, listBytes(runs));
+      return sendListRuns(reply, runs);
     },
   );
 
