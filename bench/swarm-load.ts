@@ -3,8 +3,9 @@
  * event → resolve (every fifth loop: release), each also following the board stream, while two
  * UI-like clients follow the stream and refetch what tack's web UI refetches (ui/src/store.ts:
  * messages coalesced for 60 ms, one refetch at a time; the board shell, then each named ticket,
- * nothing more when messages named no ticket (`[]`), or the whole list with archived tickets when
- * a message did not say (no `ticketIds`) or named more than 50).
+ * 50 at a time, nothing more when messages named no ticket (`[]`), or the whole list with
+ * archived tickets when a message did not say (no `ticketIds`) or named more than 50 tickets and
+ * more than a twelfth of the board, where the list weighs less than the tickets' answers).
  */
 import { performance } from "node:perf_hooks";
 import { Client, cpuMs, type HttpResult, percentile } from "./lib.js";
@@ -15,7 +16,8 @@ import { type SoloCost, soloCosts } from "./swarm-solo.js";
 
 const UI_CLIENTS = 2;
 const UI_COALESCE_MS = 60;
-const UI_MAX_TICKETS = 50;
+const UI_TICKETS_PER_PAGE = 50;
+const UI_TICKET_ANSWER_IN_SUMMARIES = 12;
 const LEASE_SECONDS = 3600;
 const RELEASE_EVERY = 5;
 /** After the agents stop, how long the streams may take to announce their last writes. */
@@ -157,6 +159,8 @@ class UiClient {
   private stopped = false;
   named = 0;
   full = 0;
+  /** Tickets on the board when it was opened (the UI weighs a refetch against its list). */
+  private boardSize = 0;
 
   constructor(
     private readonly client: Client,
@@ -167,12 +171,8 @@ class UiClient {
   /** What the UI loads when it opens the board. */
   async open(): Promise<void> {
     await this.client.call("GET", `/api/boards/${this.boardId}`);
-    await this.client.call(
-      "GET",
-      `/api/boards/${this.boardId}/tickets?archived=all`,
-      undefined,
-      false,
-    );
+    const list = await this.client.call("GET", `/api/boards/${this.boardId}/tickets?archived=all`);
+    this.boardSize = list.body.tickets.length;
   }
 
   onMessage(ticketIds: number[] | null): void {
@@ -199,20 +199,26 @@ class UiClient {
     this.operations.record("ui: board shell", shell, shell.status === 200);
     if (ticketIds && ticketIds.length === 0) {
       // No ticket changed (a lane or tag did): the shell is all the UI fetches.
-    } else if (ticketIds && ticketIds.length <= UI_MAX_TICKETS) {
+    } else if (ticketIds && !this.wholeListIsCheaper(ticketIds.length)) {
       this.named++;
-      await Promise.all(
-        ticketIds.map(async (id) => {
-          const answer = await this.client.call("GET", `/api/tickets/${id}`, undefined, false);
-          this.operations.record("ui: ticket", answer, answer.status === 200);
-        }),
-      );
+      for (let start = 0; start < ticketIds.length; start += UI_TICKETS_PER_PAGE) {
+        await Promise.all(
+          ticketIds.slice(start, start + UI_TICKETS_PER_PAGE).map(async (id) => {
+            const answer = await this.client.call("GET", `/api/tickets/${id}`, undefined, false);
+            this.operations.record("ui: ticket", answer, answer.status === 200);
+          }),
+        );
+      }
     } else {
       this.full++;
       const path = `/api/boards/${this.boardId}/tickets?archived=all`;
       const list = await this.client.call("GET", path, undefined, false);
       this.operations.record("ui: full list", list, list.status === 200);
     }
+  }
+
+  private wholeListIsCheaper(named: number): boolean {
+    return named > UI_TICKETS_PER_PAGE && named * UI_TICKET_ANSWER_IN_SUMMARIES > this.boardSize;
   }
 
   async stop(): Promise<void> {

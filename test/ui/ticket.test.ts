@@ -143,6 +143,54 @@ describe("live", () => {
     await context.close();
   });
 
+  test("a burst naming more than 50 tickets updates the board 50 tickets at a time, without the whole list", async () => {
+    // 16 lanes of 55 (none long enough to be drawn lazily) and an empty one: 880 tickets, so 60
+    // named tickets' answers weigh less than the list (ui/src/store.ts, wholeListIsCheaper).
+    const lanes = Array.from({ length: 17 }, (_, index) => ({
+      id: index + 1,
+      name: index === 16 ? "Landing" : `lane ${index + 1}`,
+    }));
+    const tickets = Array.from({ length: 16 * 55 }, (_, index) => ({
+      id: index + 1,
+      laneId: (index % 16) + 1,
+      title: `busy ${index + 1}`,
+    }));
+    const imported = (
+      await api.post("/api/boards/import", { board: { name: "Busy" }, lanes, tickets })
+    ).body;
+    const { page, context, errors } = await openPage(`${api.url}/boards/${imported.board.id}`);
+    const landing = imported.lanes.find((lane: { name: string }) => lane.name === "Landing");
+    // The last five tickets of twelve lanes: moving them renumbers no other ticket.
+    const byLane = new Map<number, number[]>();
+    for (const ticket of imported.tickets as { id: number; laneId: number }[])
+      byLane.set(ticket.laneId, [...(byLane.get(ticket.laneId) ?? []), ticket.id]);
+    const moved = [...byLane.values()].slice(0, 12).flatMap((ids) => ids.slice(-5));
+    await page.locator(`#card-${moved[0]}`).waitFor({ state: "attached" });
+    const lists: string[] = [];
+    const ticketReads: string[] = [];
+    page.on("request", (request) => {
+      if (/\/api\/boards\/\d+\/tickets/.test(request.url())) lists.push(request.url());
+      if (/\/api\/tickets\/\d+$/.test(request.url())) ticketReads.push(request.url());
+    });
+    const bulk = await api.post(`/api/boards/${imported.board.id}/tickets/bulk-transition`, {
+      ticketIds: moved,
+      laneName: "Landing",
+    });
+    assert.equal(bulk.status, 200);
+    await until(
+      () =>
+        page
+          .locator(`[data-lane-id="${landing.id}"] [data-ticket-id]`)
+          .evaluateAll((cards) => cards.length),
+      (count) => count === moved.length,
+      "the 60 moved cards in Landing",
+    );
+    assert.deepEqual(lists, []);
+    assert.ok(ticketReads.length >= moved.length, `${ticketReads.length} ticket reads`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   test("when the open ticket's body changes elsewhere, the draft is kept and the change is shown", async () => {
     const { page, context } = await openPage(`${api.url}/tickets/${ticketId}`);
     const dialog = page.getByRole("dialog");
