@@ -114,6 +114,12 @@ export class BoardList {
    */
   claimedHead = 0;
   claimedHeadUntil: string | null = null;
+  /**
+   * The claim-next unit of work (its set of tickets taken) whose first pick checked
+   * `readyOrder`: its later picks use the order unchecked, since the unit changed nothing but
+   * its own claims in between.
+   */
+  orderCheckedIn: ReadonlySet<number> | undefined;
 }
 
 /** Board order within a lane: active before archived, then position, then id. */

@@ -552,8 +552,13 @@ export function boardLists(
       if (taken.size > 0 && (!kept || [...taken].some((id) => kept.stale.has(id)))) {
         return "unknown";
       }
-      const list = current(boardId);
-      const order = readyOrderOf(list, boardId);
+      let list = kept;
+      let order = kept?.orderCheckedIn === taken ? kept.readyOrder : undefined;
+      if (!list || !order) {
+        list = current(boardId);
+        order = readyOrderOf(list, boardId);
+        list.orderCheckedIn = taken;
+      }
       const at = now();
       if (list.claimedHeadUntil !== null && list.claimedHeadUntil <= at) forgetClaimedHead(list);
       for (; list.claimedHead < order.length; list.claimedHead++) {

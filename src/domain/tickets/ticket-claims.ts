@@ -61,6 +61,12 @@ interface PendingClaimNext {
   reject(error: unknown): void;
 }
 
+/** What a claim-next unit of work has done so far: the tickets it claimed, the boards it found. */
+interface ClaimUnit {
+  taken: Set<number>;
+  boards: Set<number>;
+}
+
 const leaseEnd = (leaseSeconds = LEASE_DEFAULT_SECONDS) =>
   new Date(nowMillis() + leaseSeconds * 1000).toISOString();
 
@@ -199,11 +205,11 @@ export function ticketClaimService(
     const outcomes: Array<{ ticket: Ticket | null } | { error: unknown }> = [];
     try {
       transact((changes) => {
-        const taken = new Set<number>();
+        const unit: ClaimUnit = { taken: new Set(), boards: new Set() };
         for (const request of batch) {
           let ticketId: number | undefined;
           try {
-            ticketId = pick(request.boardId, request.input, taken);
+            ticketId = pick(request.boardId, request.input, unit);
           } catch (error) {
             outcomes.push({ error });
             continue;
@@ -213,7 +219,7 @@ export function ticketClaimService(
             continue;
           }
           start(request.boardId, ticketId, request.actor, request.input.leaseSeconds);
-          taken.add(ticketId);
+          unit.taken.add(ticketId);
           changes.touched(request.boardId);
           outcomes.push({ ticket: views.ticket(ticketId) });
         }
@@ -230,11 +236,13 @@ export function ticketClaimService(
   }
 
   /**
-   * The ticket a claim-next request gets, leaving out those its unit of work claimed already
-   * (`taken`); undefined when none is ready. Checks only: it writes nothing.
+   * The ticket a claim-next request gets, leaving out those its unit of work claimed already;
+   * undefined when none is ready. Checks only: it writes nothing.
    */
-  function pick(boardId: number, input: ClaimNextInput, taken: Set<number>): number | undefined {
-    boards.require(boardId);
+  function pick(boardId: number, input: ClaimNextInput, unit: ClaimUnit): number | undefined {
+    // A board found earlier in the unit is still there: the unit only claims.
+    if (!unit.boards.has(boardId)) boards.require(boardId);
+    unit.boards.add(boardId);
     if (input.laneId !== undefined && stores.lanes.get(input.laneId)?.boardId !== boardId) {
       throw new InvalidInput("laneId must be a lane of this board");
     }
@@ -246,7 +254,7 @@ export function ticketClaimService(
     const at = now();
     // The board lists' memory picks without walking the board; the pick is checked against
     // the rule in SQL, and anything unexpected falls back to the SQL walk.
-    let ticketId = tag ? "unknown" : lists.firstReady(boardId, filter, taken);
+    let ticketId = tag ? "unknown" : lists.firstReady(boardId, filter, unit.taken);
     if (typeof ticketId === "number" && !stores.ticketReadiness.isReady(boardId, ticketId, at)) {
       ticketId = "unknown";
     }
