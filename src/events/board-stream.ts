@@ -1,4 +1,5 @@
 import type { ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { BoardEvent, BoardEventBus } from "./board-events.js";
 
 /**
@@ -17,39 +18,52 @@ export const STREAM_HEADERS = {
 export const DEFAULT_PING_INTERVAL_MS = 15_000;
 
 /**
- * Messages published within this long of the last write to the streams go out together, one
- * write per stream (docs/performance.md, "Writes on a busy board"): each write is a system call
+ * Messages published within this long of a board's last write to its streams go out together,
+ * one write per stream (docs/performance.md, "Requests and streams"): each write is a system call
  * per open stream, and 34 of them cost a busy board's writes more than their own SQL did. A
- * message after a quiet spell goes out at once (on the next turn of the event loop), so the
- * delay is only ever this long for the later messages of a burst.
+ * message after a quiet spell goes out at once, so only the later messages of a burst wait.
  */
 export const DEFAULT_BATCH_MS = 10;
 
 export interface BoardStreamOptions {
   /** How often every open stream receives a `: ping` comment line. */
   pingIntervalMs?: number;
-  /** How long after a write to the streams the next messages wait to go out together. */
+  /** How long after a board's write to its streams the next messages wait to go out together. */
   batchMs?: number;
 }
 
 interface Client {
   response: ServerResponse;
-  unsubscribe(): void;
+  /**
+   * The connection, written to directly (one `write` of bytes shared by every stream of the
+   * board, instead of the response's chunk framing, corking and copying per stream); null when
+   * the response had no socket of its own yet (a pipelined request), which then goes through
+   * the response.
+   */
+  socket: Socket | null;
   /** The newest message held back while the socket drains (only the latest one matters). */
   pending: BoardEvent | null;
-  /** Messages waiting for the next write to the streams, in publication order. */
+  /** Writes `pending` once the socket has drained. */
+  onDrain(): void;
+}
+
+/** A board's open streams, and the messages waiting for their next write. */
+interface BoardFanOut {
+  boardId: number;
+  clients: Set<Client>;
+  unsubscribe(): void;
   queued: BoardEvent[];
+  lastFlushAt: number;
+  /** A write to come: at once (after the current turn of JS), or when the batch has passed. */
+  flushing: "soon" | NodeJS.Timeout | undefined;
 }
 
 export class BoardStreams {
-  private readonly clients = new Set<Client>();
+  private readonly boards = new Map<number, BoardFanOut>();
+  private openStreams = 0;
   private readonly pingIntervalMs: number;
   private pingTimer: NodeJS.Timeout | undefined;
   private readonly batchMs: number;
-  /** Clients with queued messages, and when those go out. */
-  private readonly waiting = new Set<Client>();
-  private flushTimer: NodeJS.Timeout | NodeJS.Immediate | undefined;
-  private lastFlushAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly bus: Pick<BoardEventBus, "subscribe" | "latestId" | "latestIdFor">,
@@ -61,7 +75,7 @@ export class BoardStreams {
 
   /** Number of open streams (all boards). */
   get size(): number {
-    return this.clients.size;
+    return this.openStreams;
   }
 
   /**
@@ -76,103 +90,208 @@ export class BoardStreams {
   attach(boardId: number, response: ServerResponse, lastEventId?: string): void {
     response.writeHead(200, STREAM_HEADERS);
     response.write(": connected\n\n");
-
-    const client: Client = { response, unsubscribe: () => {}, pending: null, queued: [] };
-    client.unsubscribe = this.bus.subscribe(boardId, (event) => this.deliver(client, event));
-    this.clients.add(client);
-    response.on("close", () => this.forget(client));
-    response.on("drain", () => {
-      const held = client.pending;
-      client.pending = null;
-      if (held) this.send(client, held);
-    });
+    // With a socket of its own, the head and the line above are already in the socket's queue,
+    // so bytes written to the socket from now on follow them in order.
+    const client: Client = {
+      response,
+      socket: response.socket,
+      pending: null,
+      onDrain: () => {
+        const held = client.pending;
+        client.pending = null;
+        if (held) write(client, wireBytes([held]));
+      },
+    };
+    const board = this.boardOf(boardId);
+    board.clients.add(client);
+    this.openStreams += 1;
+    response.on("close", () => this.forget(board, client));
+    drainSource(client).on("drain", client.onDrain);
 
     if (isBehind(lastEventId, this.bus.latestIdFor(boardId), this.bus.latestId)) {
-      this.send(client, {
-        id: this.bus.latestId,
-        boardId,
-        event: "board_updated",
-        sentAt: new Date().toISOString(),
-      });
+      write(
+        client,
+        wireBytes([
+          {
+            id: this.bus.latestId,
+            boardId,
+            event: "board_updated",
+            sentAt: new Date().toISOString(),
+          },
+        ]),
+      );
     }
     this.startPinging();
   }
 
   /** Ends every open stream, so the server can close (used from Fastify's preClose hook). */
   closeAll(): void {
-    for (const client of [...this.clients]) {
-      this.forget(client);
-      client.response.end();
+    for (const board of [...this.boards.values()]) {
+      for (const client of [...board.clients]) {
+        this.forget(board, client);
+        client.response.end();
+      }
     }
   }
 
-  private deliver(client: Client, event: BoardEvent): void {
+  private boardOf(boardId: number): BoardFanOut {
+    let board = this.boards.get(boardId);
+    if (!board) {
+      const created: BoardFanOut = {
+        boardId,
+        clients: new Set(),
+        unsubscribe: () => {},
+        queued: [],
+        lastFlushAt: Number.NEGATIVE_INFINITY,
+        flushing: undefined,
+      };
+      created.unsubscribe = this.bus.subscribe(boardId, (event) => this.deliver(created, event));
+      this.boards.set(boardId, created);
+      board = created;
+    }
+    return board;
+  }
+
+  private deliver(board: BoardFanOut, event: BoardEvent): void {
     if (event.event === "board_deleted") {
-      const queued = client.response.writableNeedDrain ? "" : client.queued.map(format).join("");
-      this.forget(client);
-      client.response.end(queued + format(event));
+      const held = board.queued;
+      this.drop(board);
+      for (const client of board.clients) {
+        const queued = needsDrain(client) ? [] : held;
+        this.openStreams -= 1;
+        drainSource(client).off("drain", client.onDrain);
+        client.response.end(queued.map(format).join("") + format(event));
+      }
+      board.clients.clear();
+      this.stopPingingIfIdle();
       return;
     }
-    client.queued.push(event);
-    this.waiting.add(client);
-    this.scheduleFlush();
+    board.queued.push(event);
+    this.scheduleFlush(board);
   }
 
-  /** Writes the queued messages now, or once `batchMs` has passed since the last write. */
-  private scheduleFlush(): void {
-    if (this.flushTimer) return;
-    const wait = this.lastFlushAt + this.batchMs - performance.now();
-    const flush = () => {
-      this.flushTimer = undefined;
-      this.flush();
-    };
-    // Even at once, after the current publication has reached every client.
-    this.flushTimer = wait <= 0 ? setImmediate(flush) : setTimeout(flush, wait);
+  /**
+   * At once when the board's last write is a batch ago: after the current turn of JS, so the
+   * messages released together (the answers one group commit covered) share one write.
+   * Otherwise when the batch has passed, or at the first message released after that, whichever
+   * comes first: on a busy server the timer waits behind whole turns of the event loop, while
+   * answers keep releasing messages.
+   */
+  private scheduleFlush(board: BoardFanOut): void {
+    if (board.flushing === "soon") return;
+    const wait = board.lastFlushAt + this.batchMs - performance.now();
+    if (wait > 0) {
+      board.flushing ??= setTimeout(() => this.flush(board), wait);
+      return;
+    }
+    if (board.flushing) clearTimeout(board.flushing);
+    board.flushing = "soon";
+    process.nextTick(() => this.flush(board));
   }
 
-  private flush(): void {
-    this.lastFlushAt = performance.now();
-    for (const client of this.waiting) {
-      const queued = client.queued;
-      client.queued = [];
-      if (client.response.writableNeedDrain) {
+  private flush(board: BoardFanOut): void {
+    if (board.flushing !== undefined && board.flushing !== "soon") clearTimeout(board.flushing);
+    board.flushing = undefined;
+    const queued = board.queued;
+    if (queued.length === 0) return;
+    board.queued = [];
+    board.lastFlushAt = performance.now();
+    const bytes = wireBytes(queued);
+    for (const client of board.clients) {
+      if (needsDrain(client)) {
         // A client that does not keep up gets the newest change once it drains, not a backlog:
         // each message only says "refetch".
         for (const event of queued) client.pending = coalesce(client.pending, event);
       } else {
-        client.response.write(queued.map(format).join(""));
+        write(client, bytes);
       }
     }
-    this.waiting.clear();
   }
 
-  private send(client: Client, event: BoardEvent): void {
-    client.response.write(format(event));
+  private forget(board: BoardFanOut, client: Client): void {
+    if (!board.clients.delete(client)) return;
+    this.openStreams -= 1;
+    // The connection may outlive the stream (keep-alive after the response ends).
+    drainSource(client).off("drain", client.onDrain);
+    if (board.clients.size === 0) this.drop(board);
+    this.stopPingingIfIdle();
   }
 
-  private forget(client: Client): void {
-    if (!this.clients.delete(client)) return;
-    client.unsubscribe();
-    client.queued = [];
-    this.waiting.delete(client);
-    if (this.clients.size === 0) this.stopPinging();
+  /** Stops following a board whose last stream closed (or that was deleted). */
+  private drop(board: BoardFanOut): void {
+    if (this.boards.get(board.boardId) !== board) return;
+    this.boards.delete(board.boardId);
+    board.unsubscribe();
+    if (board.flushing !== undefined && board.flushing !== "soon") clearTimeout(board.flushing);
+    board.flushing = undefined;
+    board.queued = [];
   }
 
   private startPinging(): void {
-    if (this.pingTimer || this.clients.size === 0) return;
+    if (this.pingTimer || this.openStreams === 0) return;
     this.pingTimer = setInterval(() => {
-      for (const client of this.clients) {
-        if (!client.response.writableNeedDrain) client.response.write(": ping\n\n");
+      for (const board of this.boards.values()) {
+        for (const client of board.clients) {
+          if (!needsDrain(client)) client.response.write(": ping\n\n");
+        }
       }
     }, this.pingIntervalMs);
     // Pings alone must never keep the process alive.
     this.pingTimer.unref();
   }
 
-  private stopPinging(): void {
+  private stopPingingIfIdle(): void {
+    if (this.openStreams > 0) return;
     clearInterval(this.pingTimer);
     this.pingTimer = undefined;
   }
+}
+
+/**
+ * Messages as they go on the wire, made once for all of a board's streams: the text, and the
+ * same bytes framed as one HTTP/1.1 chunk (a response without a length is chunked, except to an
+ * HTTP/1.0 client, which reads until the connection closes).
+ */
+interface WireBytes {
+  text: string;
+  chunk(): Buffer;
+}
+
+function wireBytes(events: BoardEvent[]): WireBytes {
+  const text = events.length === 1 ? format(events[0] as BoardEvent) : events.map(format).join("");
+  let chunk: Buffer | undefined;
+  return {
+    text,
+    chunk() {
+      if (!chunk) {
+        const size = Buffer.byteLength(text);
+        const head = `${size.toString(16)}\r\n`;
+        chunk = Buffer.allocUnsafe(head.length + size + 2);
+        chunk.write(head, 0, "latin1");
+        chunk.write(text, head.length, "utf8");
+        chunk.write("\r\n", head.length + size, "latin1");
+      }
+      return chunk;
+    },
+  };
+}
+
+/** One write of the messages to a client: straight to its socket when it has one. */
+function write(client: Client, bytes: WireBytes): void {
+  const { socket, response } = client;
+  if (socket === null || !response.chunkedEncoding) response.write(bytes.text);
+  else if (!socket.destroyed) socket.write(bytes.chunk());
+}
+
+/** What emits `drain` for the client's writes: its socket, or its response. */
+function drainSource(client: Client): NodeJS.EventEmitter {
+  return client.socket ?? client.response;
+}
+
+function needsDrain(client: Client): boolean {
+  return client.socket === null
+    ? client.response.writableNeedDrain
+    : client.socket.writableNeedDrain;
 }
 
 /** Each message's text, made once for all of a board's streams (34 on a busy board). */

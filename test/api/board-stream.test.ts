@@ -359,17 +359,20 @@ describe("keep-alive", () => {
 });
 
 describe("writes to the streams", () => {
-  /** A stream server of its own: every `write` to a stream's response is counted. */
-  async function streamServer(batchMs: number) {
+  /** A stream server of its own, with `clients` streams of board 1: every socket write is counted. */
+  async function streamServer(batchMs: number, clients = 1) {
     const bus = new BoardEventBus();
     const streams = new BoardStreams(bus, { batchMs });
-    const writes: string[] = [];
+    const writes: Array<{ stream: number; chunk: unknown }> = [];
+    let attached = 0;
     const server = createServer((_request, response) => {
-      const write = response.write.bind(response) as (chunk: string) => boolean;
-      response.write = ((chunk: string) => {
-        writes.push(chunk);
+      const stream = attached++;
+      const socket = response.socket as NonNullable<typeof response.socket>;
+      const write = socket.write.bind(socket) as (chunk: unknown) => boolean;
+      socket.write = ((chunk: unknown) => {
+        writes.push({ stream, chunk });
         return write(chunk);
-      }) as typeof response.write;
+      }) as typeof socket.write;
       streams.attach(1, response);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -378,11 +381,15 @@ describe("writes to the streams", () => {
       server.close();
     });
     const address = server.address();
-    const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-    const client = await SseClient.open(`${url}/events`);
-    open.push(client);
-    await client.waitUntil(() => client.comments.includes("connected"));
-    return { bus, client, writes };
+    const port = typeof address === "object" && address ? address.port : 0;
+    const readers: SseClient[] = [];
+    for (let index = 0; index < clients; index++) {
+      const client = await SseClient.open(`http://127.0.0.1:${port}/events`);
+      open.push(client);
+      await client.waitUntil(() => client.comments.includes("connected"));
+      readers.push(client);
+    }
+    return { bus, client: readers[0] as SseClient, readers, writes };
   }
 
   test("messages published together go out in one write, each still its own message", async () => {
@@ -412,5 +419,23 @@ describe("writes to the streams", () => {
       ids,
       [...ids].sort((a, b) => a - b),
     );
+  });
+
+  test("every stream of a board is written the same bytes, made once", async () => {
+    const { bus, readers, writes } = await streamServer(60_000, 3);
+    writes.length = 0;
+    bus.publish(1, "board_updated", [7]);
+    bus.publish(1, "board_updated", [8]);
+    for (const reader of readers) await reader.waitForMessages(2);
+    assert.deepEqual(writes.map((write) => write.stream).sort(), [0, 1, 2], "one write per stream");
+    const [first, ...others] = writes.map((write) => write.chunk);
+    assert.ok(Buffer.isBuffer(first));
+    for (const other of others) assert.equal(other, first, "the same buffer for every stream");
+    for (const reader of readers) {
+      assert.deepEqual(
+        reader.messages.map((message) => message.data.ticketIds),
+        [[7], [8]],
+      );
+    }
   });
 });
