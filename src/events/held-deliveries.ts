@@ -1,17 +1,32 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-
 /**
  * Deliveries of board notifications held back until the request that caused them has been
  * answered. A client that refetches when a message arrives must not be told of a change before
  * the request making it has its answer (a UI deleting a board would otherwise ask for the board
  * it is deleting). Work outside any request (tests calling services, background jobs) delivers
  * at once.
+ *
+ * Which request published is known without following asynchronous context: AsyncLocalStorage
+ * turns on Node's promise hooks, a cost paid on every promise of every request
+ * (docs/performance.md, "Requests and streams"). Instead, a route handler runs its synchronous
+ * part inside `whileHandling` (http/stream-after-response.ts), and better-sqlite3 commits
+ * synchronously, so a publication made there names its request; that is nearly every write. A
+ * publication from a later, asynchronous part of a handler (an import once its bodies are
+ * rendered, a write after a remote call) cannot tell which request made it, so it waits until
+ * every write request being answered at that moment has been answered.
  */
-const heldDeliveries = new AsyncLocalStorage<HeldDeliveries>();
+let handling: HeldDeliveries | undefined;
+
+/** Write requests not yet answered: what a publication of unknown origin waits for. */
+const unansweredWrites = new Set<HeldDeliveries>();
 
 export class HeldDeliveries {
   private pending: Array<() => void> = [];
   private released = false;
+
+  /** `write`: the request may change data (any method but GET, HEAD and OPTIONS). */
+  constructor(write: boolean) {
+    if (write) unansweredWrites.add(this);
+  }
 
   /** Runs `deliver` now if this scope was already released, else when it is. */
   hold(deliver: () => void): void {
@@ -23,20 +38,38 @@ export class HeldDeliveries {
   release(): void {
     if (this.released) return;
     this.released = true;
+    unansweredWrites.delete(this);
     const pending = this.pending;
     this.pending = [];
     for (const deliver of pending) deliver();
   }
 }
 
-/** Runs `work` (and everything it awaits) with deliveries held in `scope`. */
-export function holdingDeliveries<T>(scope: HeldDeliveries, work: () => T): T {
-  return heldDeliveries.run(scope, work);
+/** Runs the synchronous `work` with the deliveries it causes held in `scope`. */
+export function whileHandling<T>(scope: HeldDeliveries, work: () => T): T {
+  const outer = handling;
+  handling = scope;
+  try {
+    return work();
+  } finally {
+    handling = outer;
+  }
 }
 
-/** Delivers now, or when the surrounding request has been answered. */
+/** Delivers now, or when the request that caused it (or, unknown, every write) is answered. */
 export function deliverAfterAnswer(deliver: () => void): void {
-  const scope = heldDeliveries.getStore();
-  if (scope) scope.hold(deliver);
-  else deliver();
+  if (handling) {
+    handling.hold(deliver);
+    return;
+  }
+  if (unansweredWrites.size === 0) {
+    deliver();
+    return;
+  }
+  let waiting = unansweredWrites.size;
+  const answered = () => {
+    waiting -= 1;
+    if (waiting === 0) deliver();
+  };
+  for (const scope of unansweredWrites) scope.hold(answered);
 }

@@ -1,17 +1,34 @@
-import { HeldDeliveries, holdingDeliveries } from "../events/held-deliveries.js";
+import type { FastifyRequest, RouteHandlerMethod } from "fastify";
+import { HeldDeliveries, whileHandling } from "../events/held-deliveries.js";
 import type { TackApp } from "./types.js";
 
+const SCOPE = Symbol("heldDeliveries");
+type ScopedRequest = FastifyRequest & { [SCOPE]?: HeldDeliveries };
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /**
- * Every request runs in a scope that holds back the board stream messages its changes cause
- * until its response has been written out (or the connection closed), so a client always has
- * the answer to its own request before the stream tells anybody about the change.
+ * Every request holds back the board stream messages its changes cause until its response has
+ * been written out (or the connection closed), so a client always has the answer to its own
+ * request before the stream tells anybody about the change (events/held-deliveries.ts). Route
+ * handlers are wrapped as they are added, so call this before adding routes.
  */
 export function installStreamAfterResponse(app: TackApp): void {
-  app.addHook("onRequest", (_request, reply, done) => {
-    const scope = new HeldDeliveries();
+  app.addHook("onRequest", (request: ScopedRequest, reply, done) => {
+    const scope = new HeldDeliveries(!READS.has(request.method));
+    request[SCOPE] = scope;
     const release = () => scope.release();
     reply.raw.once("finish", release);
     reply.raw.once("close", release);
-    holdingDeliveries(scope, done);
+    done();
+  });
+  app.addHook("onRoute", (route) => {
+    const handler = route.handler as RouteHandlerMethod;
+    route.handler = function heldUntilAnswered(request: ScopedRequest, reply) {
+      const scope = request[SCOPE];
+      return scope === undefined
+        ? handler.call(this, request, reply)
+        : whileHandling(scope, () => handler.call(this, request, reply));
+    } as typeof route.handler;
   });
 }
