@@ -118,8 +118,8 @@ export function ticketRoutes(
   const { tickets, ticketPositions, ticketMoves, entityTags } = services;
   /** One summary as the list's serializer writes it (set by the first list request). */
   let serializeSummary: ((summary: TicketSummary) => string) | undefined;
-  // Serialized answers of unchanged boards and tickets (conditional-requests.ts), in bytes.
-  const lists = new AnswerCache(24 * 1024 * 1024);
+  // Serialized answers of unchanged tickets (conditional-requests.ts), in bytes. Lists need no
+  // such cache: the board lists keep their runs as bytes, which is what an answer sends.
   // A ticket's answer is kept from its second request on (one read of every ticket would
   // otherwise replace the tickets that are read again and again).
   const details = new AnswerCache(8 * 1024 * 1024, { admitOnRepeat: true });
@@ -151,8 +151,7 @@ export function ticketRoutes(
       const { boardId } = request.params;
       if (options.freshLists) return { tickets: tickets.list(boardId, request.query) };
       const tag = entityTags.boardTag(boardId);
-      const cache = { store: lists, key: request.url };
-      if (tag !== undefined && answerFromTag(request, reply, tag, cache)) return reply;
+      if (tag !== undefined && answerFromTag(request, reply, tag)) return reply;
       serializeSummary ??= summarySerializer(reply.getSerializationFunction("200"));
       const runs = tickets.listPieces(boardId, request.query, serializeSummary);
       if (!runs) return { tickets: tickets.list(boardId, request.query) };
