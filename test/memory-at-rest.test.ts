@@ -16,6 +16,8 @@ const require = createRequire(import.meta.url);
 const SERIALIZER_COMPILER = /[\\/]node_modules[\\/]fast-json-stringify[\\/]index\.js$/;
 /** Fastify's own Ajv compiler package: tack hands Fastify its validator compiler instead. */
 const FASTIFY_AJV_COMPILER = /[\\/]node_modules[\\/]@fastify[\\/]ajv-compiler[\\/]/;
+/** The Markdown renderer's packages, loaded by the first body rendered (load-on-first-use.ts). */
+const MARKDOWN_PACKAGES = /[\\/]node_modules[\\/](markdown-it|highlight\.js|xss|entities)[\\/]/;
 const loaded = (file: RegExp) => Object.keys(require.cache).some((path) => file.test(path));
 const serializerCompilerLoaded = () => loaded(SERIALIZER_COMPILER);
 
@@ -31,6 +33,7 @@ test("no route schema is compiled at start; each is compiled on its route's firs
   assert.equal(validatorsCompiled, 0, "request validators compiled at start");
   assert.equal(serializerCompilerLoaded(), false, "response serializer compiler loaded at start");
   assert.equal(loaded(FASTIFY_AJV_COMPILER), false, "Fastify's unused Ajv compiler loaded");
+  assert.equal(loaded(MARKDOWN_PACKAGES), false, "the Markdown renderer loaded at start");
 
   const created = await tack.post("/api/boards", { name: "first" });
   assert.equal(created.status, 201);
@@ -48,4 +51,17 @@ test("no route schema is compiled at start; each is compiled on its route's firs
   const read = await tack.get(`/api/boards/${boardId}`);
   assert.equal(read.status, 200);
   assert.equal(read.body.board.name, "first");
+
+  // The first body rendered loads the renderer, and renders as before.
+  assert.equal(loaded(MARKDOWN_PACKAGES), false, "the Markdown renderer loaded by reads");
+  const lane = read.body.lanes[0].id as number;
+  const ticket = await tack.post(`/api/boards/${boardId}/tickets`, {
+    laneId: lane,
+    title: "rendered",
+    bodyMarkdown: "**bold** and `code`\n\n```js\nconst a = 1;\n```",
+  });
+  assert.equal(ticket.status, 201);
+  assert.ok(loaded(MARKDOWN_PACKAGES), "the renderer is loaded by the first body");
+  assert.match(ticket.body.bodyHtml, /<strong>bold<\/strong>/);
+  assert.match(ticket.body.bodyHtml, /<span class="hljs-keyword">const<\/span>/);
 });

@@ -12,14 +12,9 @@
 // call. On Markdown bodies js-xss costs about a quarter as much, and a board import renders
 // thousands of bodies in one request (docs/performance.md).
 
-import { decodeHTMLAttribute } from "entities";
 import type * as XssModule from "xss";
-import xssExports from "xss";
 import { attribute, checkboxTag, cleanAttribute, linkStartTag } from "./html-allowlist.js";
-
-// js-xss is CommonJS and attaches most of its helpers in a loop, which Node's ES module loader
-// cannot see as named exports; they are all properties of the default export.
-const xss = xssExports as unknown as typeof XssModule;
+import { htmlEntities, onFirstUse, requirePackage } from "./load-on-first-use.js";
 
 /**
  * The tags our markdown-it setup emits, plus the inline HTML issue trackers keep in bodies.
@@ -40,14 +35,20 @@ const ALLOWED_TAGS = [
  * HTML standard decodes attribute values (missing semicolons and legacy names included), by the
  * `entities` package that markdown-it itself uses.
  */
+/**
+ * js-xss, loaded with the rest of the renderer (load-on-first-use.ts). It is CommonJS and
+ * attaches most of its helpers in a loop; they are all properties of its exports.
+ */
+const xss = onFirstUse(() => requirePackage("xss") as typeof XssModule);
+
 function decoded(value: string): string {
-  return decodeHTMLAttribute(value);
+  return htmlEntities().decodeHTMLAttribute(value);
 }
 
 /** The attributes of a start tag's source, lower-cased names, entities decoded. */
 function attributesOf(tagHtml: string, tagName: string): Map<string, string> {
   const attributes = new Map<string, string>();
-  xss.parseAttr(tagHtml.slice(tagName.length + 1, -1), (name, value) => {
+  xss().parseAttr(tagHtml.slice(tagName.length + 1, -1), (name, value) => {
     if (!attributes.has(name)) attributes.set(name, decoded(value));
     return "";
   });
@@ -71,24 +72,27 @@ function rebuiltTag(tag: string, tagHtml: string, closing: boolean): string | un
   return undefined;
 }
 
-const filter = new xss.FilterXSS({
-  whiteList: Object.fromEntries(ALLOWED_TAGS.map((tag) => [tag, []])),
-  onTag: (tag, tagHtml, info) => rebuiltTag(tag, tagHtml, info.isClosing === true),
-  onTagAttr: (tag, name, value) => {
-    const kept = cleanAttribute(tag, name, decoded(value));
-    // An empty string drops the attribute; undefined would hand it to js-xss's defaults.
-    return kept === null ? "" : attribute(name, kept);
-  },
-  // Tags not allowed are shown as the text typed (`Vec<String>` typed without backticks stays
-  // readable; `<script>`, `<style>`, `<title>` and the other tags GFM's "disallowed raw HTML"
-  // names show as `&lt;title&gt;`, with their content as text): escaped, so a browser reads
-  // them as text however often it parses and serializes the page again.
-  stripIgnoreTag: false,
-  allowCommentTag: false,
-  css: false, // no style attribute is ever kept, so no CSS filter is needed
-});
+const filter = onFirstUse(
+  () =>
+    new (xss().FilterXSS)({
+      whiteList: Object.fromEntries(ALLOWED_TAGS.map((tag) => [tag, []])),
+      onTag: (tag, tagHtml, info) => rebuiltTag(tag, tagHtml, info.isClosing === true),
+      onTagAttr: (tag, name, value) => {
+        const kept = cleanAttribute(tag, name, decoded(value));
+        // An empty string drops the attribute; undefined would hand it to js-xss's defaults.
+        return kept === null ? "" : attribute(name, kept);
+      },
+      // Tags not allowed are shown as the text typed (`Vec<String>` typed without backticks stays
+      // readable; `<script>`, `<style>`, `<title>` and the other tags GFM's "disallowed raw HTML"
+      // names show as `&lt;title&gt;`, with their content as text): escaped, so a browser reads
+      // them as text however often it parses and serializes the page again.
+      stripIgnoreTag: false,
+      allowCommentTag: false,
+      css: false, // no style attribute is ever kept, so no CSS filter is needed
+    }),
+);
 
 /** Cleans an HTML fragment with the allowlist above. */
 export function sanitizeHtml(html: string): string {
-  return filter.process(html);
+  return filter().process(html);
 }

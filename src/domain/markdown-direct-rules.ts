@@ -16,7 +16,6 @@
 // test/markdown-direct.test.ts proves the output equal, byte for byte, to the filter's output
 // over the same tokens, and fails when any rule here is missing.
 
-import { decodeHTMLAttribute } from "entities";
 import type MarkdownIt from "markdown-it";
 import type { Renderer, Token } from "markdown-it";
 import {
@@ -26,6 +25,7 @@ import {
   cleanAttribute,
   linkStartTag,
 } from "./html-allowlist.js";
+import { htmlEntities } from "./load-on-first-use.js";
 
 /**
  * Token types the direct renderer writes safely: those of our markdown-it setup with raw HTML
@@ -72,7 +72,11 @@ const filteredClassedTags = new Map<string, string>();
 function filteredClassedTag(tagHtml: string, tag: string, value: string): string {
   let filtered = filteredClassedTags.get(tagHtml);
   if (filtered === undefined) {
-    const kept = cleanAttribute(tag, "class", decodeHTMLAttribute(asFilterReadsIt(value, false)));
+    const kept = cleanAttribute(
+      tag,
+      "class",
+      htmlEntities().decodeHTMLAttribute(asFilterReadsIt(value, false)),
+    );
     filtered = kept === null ? `<${tag}>` : `<${tag} ${attribute("class", kept)}>`;
     if (filteredClassedTags.size < 1000) filteredClassedTags.set(tagHtml, filtered);
   }

@@ -15,7 +15,8 @@
 //     (code-highlighting.ts), as `<pre><code class="hljs language-x">` with
 //     `hljs-*` token spans.
 // Links keep an href only for http, https, mailto and relative URLs, decided by
-// the allowlist (html-allowlist.ts). All is configured once, at module load.
+// the allowlist (html-allowlist.ts). All is configured once, by the first body rendered
+// (load-on-first-use.ts: a server that only reads never loads markdown-it).
 //
 // The filter runs only where raw HTML is. A body whose tokens hold no raw HTML
 // (most of them) is written by a second renderer, markdown-direct-rules.ts,
@@ -25,67 +26,73 @@
 // the same bytes.
 
 import { tasklist } from "@mdit/plugin-tasklist";
-import MarkdownIt from "markdown-it";
+import type MarkdownIt from "markdown-it";
 import { highlightCode, knownLanguage } from "./code-highlighting.js";
 import { sanitizeHtml } from "./html-sanitizer.js";
+import { onFirstUse, requirePackage } from "./load-on-first-use.js";
 import { gfmAutolinks } from "./markdown-autolinks.js";
 import { directlyRenderable, directRenderer } from "./markdown-direct-rules.js";
 import { rawHtmlAsGfm } from "./markdown-raw-html.js";
 
-const md = new MarkdownIt({
-  html: true, // raw HTML passes to the allowlist filter, which keeps only safe tags
-  breaks: true, // a single newline is a <br />, as in GitHub, GitLab and Redmine issues
-  linkify: false, // GitHub's own autolink rules instead (markdown-autolinks.ts)
-  typographer: false, // keep the text exactly as typed (no smart quotes)
-  xhtmlOut: true, // <br />, <hr />, <img ... />: one spelling, whichever layer wrote the tag
-  // A fence whose language is known is highlighted and written whole; any other is left to
-  // markdown-it, which escapes it into <pre><code class="language-xxx">.
-  highlight: (code, language) => {
-    const known = knownLanguage(language);
-    if (known === undefined) return "";
-    return `<pre><code class="hljs language-${known}">${highlightCode(code, known)}</code></pre>`;
-  },
+/** markdown-it as set up below, and the direct renderer built from it. */
+const engine = onFirstUse(() => {
+  const Markdown = requirePackage("markdown-it") as typeof MarkdownIt;
+  const md = new Markdown({
+    html: true, // raw HTML passes to the allowlist filter, which keeps only safe tags
+    breaks: true, // a single newline is a <br />, as in GitHub, GitLab and Redmine issues
+    linkify: false, // GitHub's own autolink rules instead (markdown-autolinks.ts)
+    typographer: false, // keep the text exactly as typed (no smart quotes)
+    xhtmlOut: true, // <br />, <hr />, <img ... />: one spelling, whichever layer wrote the tag
+    // A fence whose language is known is highlighted and written whole; any other is left to
+    // markdown-it, which escapes it into <pre><code class="language-xxx">.
+    highlight: (code, language) => {
+      const known = knownLanguage(language);
+      if (known === undefined) return "";
+      return `<pre><code class="hljs language-${known}">${highlightCode(code, known)}</code></pre>`;
+    },
+  });
+  // Tables and ~~strikethrough~~ are on in markdown-it's default preset.
+
+  // Every link destination is accepted here, as GitHub's parser accepts it; what a link may point
+  // to is decided once, by the allowlist (html-allowlist.ts `linkStartTag`), which writes an `<a>`
+  // without href for any scheme but http, https and mailto, the way GitHub's sanitizer does. So
+  // `[text](javascript:...)` or `<irc://host>` shows its text, never a usable link, and no text is
+  // lost to a refused link.
+  md.validateLink = () => true;
+
+  // GitHub writes ~~strikethrough~~ as <del>.
+  md.renderer.rules.s_open = () => "<del>";
+  md.renderer.rules.s_close = () => "</del>";
+
+  gfmAutolinks(md);
+  rawHtmlAsGfm(md);
+
+  // GFM task lists: `- [ ] x` / `- [x] y` become disabled checkboxes. No <label>
+  // wrapper: its for/id pairing would be stripped by the sanitizer anyway, and
+  // ids would collide when several bodies are shown on one page.
+  md.use(tasklist, { disabled: true, label: false });
+
+  // markdown-it writes table column alignment as style="text-align:right", but
+  // we allow no style attribute at all. Rewrite it to the `align` attribute,
+  // which is what GitHub itself emits for aligned columns.
+  md.core.ruler.push("table_align", (state) => {
+    for (const token of state.tokens) {
+      if (token.type !== "th_open" && token.type !== "td_open") continue;
+      const match = /^text-align:(left|center|right)$/.exec(token.attrGet("style") ?? "");
+      token.attrs = match?.[1] ? [["align", match[1]]] : null;
+    }
+  });
+
+  // Built last: it copies the rules of `md.renderer`, plugins' included.
+  return { md, direct: directRenderer(md) };
 });
-// Tables and ~~strikethrough~~ are on in markdown-it's default preset.
-
-// Every link destination is accepted here, as GitHub's parser accepts it; what a link may point
-// to is decided once, by the allowlist (html-allowlist.ts `linkStartTag`), which writes an `<a>`
-// without href for any scheme but http, https and mailto, the way GitHub's sanitizer does. So
-// `[text](javascript:...)` or `<irc://host>` shows its text, never a usable link, and no text is
-// lost to a refused link.
-md.validateLink = () => true;
-
-// GitHub writes ~~strikethrough~~ as <del>.
-md.renderer.rules.s_open = () => "<del>";
-md.renderer.rules.s_close = () => "</del>";
-
-gfmAutolinks(md);
-rawHtmlAsGfm(md);
-
-// GFM task lists: `- [ ] x` / `- [x] y` become disabled checkboxes. No <label>
-// wrapper: its for/id pairing would be stripped by the sanitizer anyway, and
-// ids would collide when several bodies are shown on one page.
-md.use(tasklist, { disabled: true, label: false });
-
-// markdown-it writes table column alignment as style="text-align:right", but
-// we allow no style attribute at all. Rewrite it to the `align` attribute,
-// which is what GitHub itself emits for aligned columns.
-md.core.ruler.push("table_align", (state) => {
-  for (const token of state.tokens) {
-    if (token.type !== "th_open" && token.type !== "td_open") continue;
-    const match = /^text-align:(left|center|right)$/.exec(token.attrGet("style") ?? "");
-    token.attrs = match?.[1] ? [["align", match[1]]] : null;
-  }
-});
-
-// Built last: it copies the rules of `md.renderer`, plugins' included.
-const direct = directRenderer(md);
 
 /**
  * The HTML of a body, no memo: written directly when its tokens allow it, otherwise rendered by
  * markdown-it and then filtered (both layers, as every body was rendered before the direct path).
  */
 function renderFresh(markdown: string): string {
+  const { md, direct } = engine();
   const env = {};
   const tokens = md.parse(markdown, env);
   if (directlyRenderable(tokens)) return direct.render(tokens, md.options, env);
@@ -97,6 +104,7 @@ function renderFresh(markdown: string): string {
  * output, or undefined when the body needs the filter.
  */
 export function renderDirectly(markdown: string): string | undefined {
+  const { md, direct } = engine();
   const env = {};
   const tokens = md.parse(markdown, env);
   return directlyRenderable(tokens) ? direct.render(tokens, md.options, env) : undefined;
@@ -107,7 +115,7 @@ export function renderDirectly(markdown: string): string | undefined {
  * markdown-it's own output through the allowlist filter.
  */
 export function renderThroughFilter(markdown: string): string {
-  return sanitizeHtml(md.render(markdown));
+  return sanitizeHtml(engine().md.render(markdown));
 }
 
 // Identical bodies come back often (templates, short comments, an unchanged body sent again,
