@@ -43,38 +43,49 @@ export function installAccessGuard(app: FastifyInstance, options: AccessGuardOpt
   const attempts = new FailedAttempts();
   app.decorateRequest("access", null);
 
-  app.addHook("onRequest", async (request, reply) => {
+  // A callback hook (a refusal answers and does not call `done`): no promise per request.
+  app.addHook("onRequest", (request, reply, done) => {
+    if (!refused(request, reply)) done();
+  });
+
+  /** Answers the request with its refusal and returns true, or returns false to let it pass. */
+  function refused(request: FastifyRequest, reply: FastifyReply): boolean {
     const peer = request.socket.remoteAddress ?? "";
     const required = requireToken || !isLoopbackAddress(peer);
     const signingInOrOut = isSessionChange(request);
     const credential = presentedCredential(request);
-    if (!required && credential === undefined && !signingInOrOut) return;
+    if (!required && credential === undefined && !signingInOrOut) return false;
 
     const waitMs = attempts.retryAfterMs(peer);
     if (waitMs > 0) {
-      return reply
+      reply
         .code(429)
         .header("retry-after", String(Math.ceil(waitMs / 1000)))
         .send({ error: "too many refused access tokens from this address; try again in a minute" });
+      return true;
     }
     if (credential === undefined) {
-      if (signingInOrOut) return;
-      return refuse(request, reply, "an access token is required");
+      if (signingInOrOut) return false;
+      refuse(request, reply, "an access token is required");
+      return true;
     }
     const access =
       credential.kind === "bearer"
         ? tokens.authenticate(credential.value)
         : tokens.sessionAccess(credential.value);
     if (access === undefined) {
-      if (!required || signingInOrOut) return;
+      if (!required || signingInOrOut) return false;
       attempts.fail(peer);
-      return refuse(request, reply, "the access token was refused (unknown, revoked or expired)");
+      refuse(request, reply, "the access token was refused (unknown, revoked or expired)");
+      return true;
     }
     request.access = access;
     if (access.readOnly && !READING_METHODS.has(request.method) && !mayWriteReadOnly(request)) {
-      return reply.code(403).send({ error: "token is read-only" });
+      reply.code(403).send({ error: "token is read-only" });
+      return true;
     }
-  });
+    return false;
+  }
 
   // The request's writes run inside the token's name (their activity's `details.via`). A
   // callback hook, so the handler runs inside `actingAs`'s context.

@@ -199,25 +199,31 @@ export function installConditionalGets(app: TackApp): void {
     schema.headers ??= IfNoneMatchHeaders;
     schema.response = { ...NOT_MODIFIED, ...schema.response };
   });
-  app.addHook("onSend", async (request, reply, payload) => {
-    if (request.method !== "GET" && request.method !== "HEAD") return payload;
-    if (reply.statusCode !== 200) return payload;
-    if ((reply.routeOptions.config as ConditionalRouteConfig).noEntityTag) return payload;
-    if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
-    let body: string | Buffer = payload;
-    const slot = (request as unknown as Record<symbol, CacheSlot | undefined>)[CACHE_SLOT];
-    // The cached bytes go to the socket too: a string payload would be encoded a second time
-    // (for a 20 MiB export, a second 20 MiB buffer to allocate and fill).
-    if (slot && typeof body === "string") body = slot.cache.set(slot.key, slot.tag, body);
-    let tag = reply.getHeader("etag");
-    if (typeof tag !== "string") {
-      tag = `"h${createHash("sha1").update(body).digest("base64url")}"`;
-      reply.header("etag", tag);
-    }
-    if (matchesNoneMatch(request.headers["if-none-match"], tag)) {
-      reply.code(304);
-      return "";
-    }
-    return body;
+  // A callback hook: most answers pass through untouched, without a promise per request.
+  app.addHook("onSend", (request, reply, payload, done) => {
+    done(null, withEntityTag(request, reply, payload));
   });
+}
+
+/** The payload to send: tagged (or 304) for a successful GET, anything else as it is. */
+function withEntityTag(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  if (request.method !== "GET" && request.method !== "HEAD") return payload;
+  if (reply.statusCode !== 200) return payload;
+  if ((reply.routeOptions.config as ConditionalRouteConfig).noEntityTag) return payload;
+  if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
+  let body: string | Buffer = payload;
+  const slot = (request as unknown as Record<symbol, CacheSlot | undefined>)[CACHE_SLOT];
+  // The cached bytes go to the socket too: a string payload would be encoded a second time
+  // (for a 20 MiB export, a second 20 MiB buffer to allocate and fill).
+  if (slot && typeof body === "string") body = slot.cache.set(slot.key, slot.tag, body);
+  let tag = reply.getHeader("etag");
+  if (typeof tag !== "string") {
+    tag = `"h${createHash("sha1").update(body).digest("base64url")}"`;
+    reply.header("etag", tag);
+  }
+  if (matchesNoneMatch(request.headers["if-none-match"], tag)) {
+    reply.code(304);
+    return "";
+  }
+  return body;
 }

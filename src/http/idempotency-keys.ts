@@ -47,46 +47,77 @@ export function installIdempotencyKeys(app: TackApp, service: IdempotencyService
     inFlight.delete(keyed.key);
   }
 
-  app.addHook("preValidation", async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!(request.routeOptions.config as IdempotentRouteConfig).idempotent) return;
+  // Callback hooks: a request without a key (nearly all) passes without a promise or a
+  // microtask hop per hook (docs/performance.md, "Requests and streams").
+  app.addHook("preValidation", (request: FastifyRequest, reply: FastifyReply, done) => {
+    if (!(request.routeOptions.config as IdempotentRouteConfig).idempotent) return done();
     const header = request.headers["idempotency-key"];
-    if (header === undefined) return;
-    const key = checkIdempotencyKey(Array.isArray(header) ? header.join(",") : header);
+    if (header === undefined) return done();
+    let key: string;
+    try {
+      key = checkIdempotencyKey(Array.isArray(header) ? header.join(",") : header);
+    } catch (error) {
+      return done(error as Error);
+    }
     const keyed: KeyedRequest = {
       key,
       request: `${request.method} ${request.url}`,
       bodyHash: bodyHash(request.body),
     };
-    for (;;) {
+    // Runs now when no request with this key is being answered, else once it has been (and
+    // checks again: another duplicate may have taken the key meanwhile).
+    const attempt = (): void => {
       const running = inFlight.get(key);
-      if (!running) break;
-      await running;
-    }
-    const answer = service.recall(keyed);
-    if (answer) {
-      return reply
-        .code(answer.status)
-        .header("content-type", "application/json; charset=utf-8")
-        .send(answer.response);
-    }
-    inFlight.set(
-      key,
-      new Promise<void>((resolve) => {
-        finishers.set(key, resolve);
-      }),
-    );
-    (request as KeyedRequestSlot)[KEYED] = keyed;
+      if (running) {
+        void running.then(attempt);
+        return;
+      }
+      let answer: ReturnType<IdempotencyService["recall"]>;
+      try {
+        answer = service.recall(keyed);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      if (answer) {
+        reply
+          .code(answer.status)
+          .header("content-type", "application/json; charset=utf-8")
+          .send(answer.response);
+        return;
+      }
+      inFlight.set(
+        key,
+        new Promise<void>((resolve) => {
+          finishers.set(key, resolve);
+        }),
+      );
+      (request as KeyedRequestSlot)[KEYED] = keyed;
+      done();
+    };
+    attempt();
   });
 
-  app.addHook("onSend", async (request, reply, payload) => {
+  app.addHook("onSend", (request, reply, payload, done) => {
     const keyed = (request as KeyedRequestSlot)[KEYED];
-    if (!keyed) return payload;
+    if (!keyed) return done(null, payload);
     const response = typeof payload === "string" ? payload : "";
-    service.remember(keyed, { status: reply.statusCode, response });
+    try {
+      service.remember(keyed, { status: reply.statusCode, response });
+    } catch (error) {
+      finish(request);
+      return done(error as Error);
+    }
     finish(request);
-    return payload;
+    done(null, payload);
   });
   // A request that ends without sending (aborted) must not keep its duplicates waiting.
-  app.addHook("onResponse", async (request) => finish(request));
-  app.addHook("onRequestAbort", async (request) => finish(request));
+  app.addHook("onResponse", (request, _reply, done) => {
+    finish(request);
+    done();
+  });
+  app.addHook("onRequestAbort", (request, done) => {
+    finish(request);
+    done();
+  });
 }

@@ -24,11 +24,13 @@ export function installLocalGuard(
   const allowed = new Set(allowedHosts.map((host) => host.toLowerCase()));
   const scheme = options.https ? "https" : "http";
 
-  app.addHook("onRequest", async (request, reply) => {
+  // A callback hook (a refusal answers and does not call `done`): no promise per request.
+  app.addHook("onRequest", (request, reply, done) => {
     const host = request.headers.host?.toLowerCase();
     const hostname = host === undefined ? undefined : hostnameOf(host);
     if (hostname === undefined || !(isLoopbackName(hostname) || allowed.has(hostname))) {
-      return reply.code(403).send({ error: "host not allowed" });
+      reply.code(403).send({ error: "host not allowed" });
+      return;
     }
     // A host the user allowed by name may sit behind an https reverse proxy (docs/operations.md)
     // that passes the Host on: its pages then have an https origin.
@@ -37,8 +39,10 @@ export function installLocalGuard(
       isFromAnotherSite(request, host as string, scheme, httpsToo) &&
       !isPageNavigation(request)
     ) {
-      return reply.code(403).send({ error: "cross-origin request refused" });
+      reply.code(403).send({ error: "cross-origin request refused" });
+      return;
     }
+    done();
   });
 }
 
