@@ -143,16 +143,17 @@ describe("live", () => {
     await context.close();
   });
 
-  test("a burst naming more than 50 tickets updates the board 50 tickets at a time, without the whole list", async () => {
-    // 16 lanes of 55 (none long enough to be drawn lazily) and an empty one: 880 tickets, so 60
-    // named tickets' answers weigh less than the list (ui/src/store.ts, wholeListIsCheaper).
-    const lanes = Array.from({ length: 17 }, (_, index) => ({
+  test("a burst naming 51-100 tickets updates the board 50 tickets at a time; more than 100, by the whole list", async () => {
+    // 24 lanes of 55 (none long enough to be drawn lazily) and an empty one: 1,320 tickets, so
+    // the answers of 60 and of 108 named tickets weigh less than the list (ui/src/store.ts,
+    // wholeListIsCheaper): only the count decides the second burst.
+    const lanes = Array.from({ length: 25 }, (_, index) => ({
       id: index + 1,
-      name: index === 16 ? "Landing" : `lane ${index + 1}`,
+      name: index === 24 ? "Landing" : `lane ${index + 1}`,
     }));
-    const tickets = Array.from({ length: 16 * 55 }, (_, index) => ({
+    const tickets = Array.from({ length: 24 * 55 }, (_, index) => ({
       id: index + 1,
-      laneId: (index % 16) + 1,
+      laneId: (index % 24) + 1,
       title: `busy ${index + 1}`,
     }));
     const imported = (
@@ -187,6 +188,20 @@ describe("live", () => {
     );
     assert.deepEqual(lists, []);
     assert.ok(ticketReads.length >= moved.length, `${ticketReads.length} ticket reads`);
+    // The last nine tickets of the other twelve lanes: 108 named, past two pages.
+    const many = [...byLane.values()].slice(12, 24).flatMap((ids) => ids.slice(-9));
+    const manyBulk = await api.post(`/api/boards/${imported.board.id}/tickets/bulk-transition`, {
+      ticketIds: many,
+      laneName: "Landing",
+    });
+    assert.equal(manyBulk.status, 200);
+    // Landing now draws only the cards near the visible part: its count says what it holds.
+    await until(
+      () => page.locator(`[data-lane-id="${landing.id}"] .lane-count`).first().textContent(),
+      (count) => count === String(moved.length + many.length),
+      "168 cards in Landing",
+    );
+    assert.equal(lists.length, 1, lists.join(", "));
     assert.deepEqual(errors, []);
     await context.close();
   });
