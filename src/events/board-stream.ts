@@ -56,6 +56,23 @@ interface BoardFanOut {
   lastFlushAt: number;
   /** A write to come: at once (after the current turn of JS), or when the batch has passed. */
   flushing: "soon" | NodeJS.Timeout | undefined;
+  /** While a timer waits for the batch to pass: when it does, and how to write at once then. */
+  waiting: { due: number; flushNow(): void };
+}
+
+/** The fan-outs whose messages wait for their batch to pass (any BoardStreams). */
+const waitingForBatch = new Set<BoardFanOut["waiting"]>();
+
+/**
+ * Writes the messages whose batch has passed, without waiting for their timer. Called as each
+ * request starts (http/stream-after-response.ts): on a saturated server a timer fires only once
+ * the event loop has run every handler ready in this turn (100 ms and more with 32 agents),
+ * while new requests keep starting in between.
+ */
+export function flushStreamsDue(): void {
+  if (waitingForBatch.size === 0) return;
+  const now = performance.now();
+  for (const waiting of waitingForBatch) if (waiting.due <= now) waiting.flushNow();
 }
 
 export class BoardStreams {
@@ -144,6 +161,7 @@ export class BoardStreams {
         queued: [],
         lastFlushAt: Number.NEGATIVE_INFINITY,
         flushing: undefined,
+        waiting: { due: 0, flushNow: () => this.scheduleFlush(created) },
       };
       created.unsubscribe = this.bus.subscribe(boardId, (event) => this.deliver(created, event));
       this.boards.set(boardId, created);
@@ -181,10 +199,15 @@ export class BoardStreams {
     if (board.flushing === "soon") return;
     const wait = board.lastFlushAt + this.batchMs - performance.now();
     if (wait > 0) {
-      board.flushing ??= setTimeout(() => this.flush(board), wait);
+      if (board.flushing === undefined) {
+        board.flushing = setTimeout(() => this.flush(board), wait);
+        board.waiting.due = board.lastFlushAt + this.batchMs;
+        waitingForBatch.add(board.waiting);
+      }
       return;
     }
     if (board.flushing) clearTimeout(board.flushing);
+    waitingForBatch.delete(board.waiting);
     board.flushing = "soon";
     process.nextTick(() => this.flush(board));
   }
@@ -192,6 +215,7 @@ export class BoardStreams {
   private flush(board: BoardFanOut): void {
     if (board.flushing !== undefined && board.flushing !== "soon") clearTimeout(board.flushing);
     board.flushing = undefined;
+    waitingForBatch.delete(board.waiting);
     const queued = board.queued;
     if (queued.length === 0) return;
     board.queued = [];
@@ -224,6 +248,7 @@ export class BoardStreams {
     board.unsubscribe();
     if (board.flushing !== undefined && board.flushing !== "soon") clearTimeout(board.flushing);
     board.flushing = undefined;
+    waitingForBatch.delete(board.waiting);
     board.queued = [];
   }
 

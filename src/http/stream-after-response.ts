@@ -1,4 +1,5 @@
 import type { FastifyRequest, RouteHandlerMethod } from "fastify";
+import { flushStreamsDue } from "../events/board-stream.js";
 import { HeldDeliveries, whileHandling } from "../events/held-deliveries.js";
 import type { TackApp } from "./types.js";
 
@@ -15,6 +16,9 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
  */
 export function installStreamAfterResponse(app: TackApp): void {
   app.addHook("onRequest", (request: ScopedRequest, reply, done) => {
+    // Stream messages whose batch has passed go out before this request's work, not after the
+    // whole turn of the event loop (events/board-stream.ts).
+    flushStreamsDue();
     const scope = new HeldDeliveries(!READS.has(request.method));
     request[SCOPE] = scope;
     const release = () => scope.release();

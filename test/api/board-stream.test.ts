@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { createServices } from "../../src/domain/services.js";
 import { BoardEventBus } from "../../src/events/board-events.js";
-import { BoardStreams } from "../../src/events/board-stream.js";
+import { BoardStreams, flushStreamsDue } from "../../src/events/board-stream.js";
 import { buildApp } from "../../src/http/app.js";
 import { openDatabase } from "../../src/storage/database.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
@@ -419,6 +419,21 @@ describe("writes to the streams", () => {
       ids,
       [...ids].sort((a, b) => a - b),
     );
+  });
+
+  test("messages whose batch has passed go out as the next request starts, not after the timer", async () => {
+    const { bus, client, writes } = await streamServer(150);
+    writes.length = 0;
+    bus.publish(1, "board_updated", [1]);
+    await client.waitForMessages(1);
+    bus.publish(1, "board_updated", [2]);
+    // The batch passes while the event loop is busy (a saturated server): its timer cannot fire.
+    const busyUntil = performance.now() + 200;
+    while (performance.now() < busyUntil) {}
+    flushStreamsDue();
+    await new Promise((resolve) => process.nextTick(resolve));
+    assert.equal(writes.length, 2, "written before the timer's turn");
+    await client.waitForMessages(2);
   });
 
   test("every stream of a board is written the same bytes, made once", async () => {
