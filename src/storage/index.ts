@@ -15,6 +15,7 @@ import { tagStore } from "./tags.js";
 import { ticketChangeStore } from "./ticket-changes.js";
 import { ticketClaimStore } from "./ticket-claims.js";
 import { ticketEventStore } from "./ticket-events.js";
+import { ticketLinkStore } from "./ticket-links.js";
 import { ticketPlacementStore } from "./ticket-placements.js";
 import { ticketReadinessStore } from "./ticket-readiness.js";
 import { ticketRelationStore } from "./ticket-relations.js";
@@ -36,6 +37,7 @@ export function createStores(db: Db) {
     tickets: ticketStore(db),
     ticketTags: ticketTagStore(db),
     ticketRelations: ticketRelationStore(db),
+    ticketLinks: ticketLinkStore(db),
     tagReasons: tagReasonStore(db),
     ticketEvents: ticketEventStore(db),
     ticketPlacements: ticketPlacementStore(db),

@@ -46,6 +46,12 @@ interface References {
 /** Up to this many tickets, their references are read by id rather than for the whole board. */
 const FEW_TICKETS = 1000;
 
+/**
+ * Up to this many tickets, their links are read ticket by ticket (one statement each) rather
+ * than for the set: a list after a write re-serializes one to a few tickets.
+ */
+const FEW_LINKS = 4;
+
 /** `ref` and `shortRef` are computed on read, so renaming a board changes every ref. */
 const refs = (board: Board, id: number) => ({ ref: `${board.name}#${id}`, shortRef: `#${id}` });
 
@@ -65,6 +71,7 @@ export function ticketViews(
     | "tickets"
     | "ticketTags"
     | "ticketRelations"
+    | "ticketLinks"
     | "comments"
     | "externalReferences"
     | "remoteLinks"
@@ -111,6 +118,7 @@ export function ticketViews(
 
   /** Links of tickets of one board (tags of a ticket are always its board's tags). */
   function linksOf(boardId: number, ids: number[]): Links {
+    if (ids.length <= FEW_LINKS) return linksOfFew(ids);
     return {
       tags: tagsOf(boardId, ids),
       blockerIds: ticketRelations.blockerIds(ids),
@@ -120,6 +128,28 @@ export function ticketViews(
       claims: ids.length === 1 ? claimOf(ids[0] as number) : stores.ticketClaims.ofBoard(boardId),
       at: now(),
     };
+  }
+
+  /** Links of a few tickets, one statement per ticket (storage/ticket-links.ts). */
+  function linksOfFew(ids: number[]): Links {
+    const links: Links = {
+      tags: new Map(),
+      blockerIds: new Map(),
+      relatedIds: new Map(),
+      childCounts: new Map(),
+      claims: new Map(),
+      at: now(),
+    };
+    for (const id of ids) {
+      const { tags, blockerIds, relatedIds, hasChildren } = stores.ticketLinks.ofTicket(id);
+      if (tags.length > 0) links.tags.set(id, tags);
+      if (blockerIds.length > 0) links.blockerIds.set(id, blockerIds);
+      if (relatedIds.length > 0) links.relatedIds.set(id, relatedIds);
+      if (hasChildren) links.childCounts.set(id, 1);
+      const claim = stores.ticketClaims.get(id);
+      if (claim) links.claims.set(id, claim);
+    }
+    return links;
   }
 
   /**

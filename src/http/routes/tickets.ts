@@ -49,16 +49,19 @@ function summarySerializer(
 
 const OPENING_BYTES = Buffer.from(LIST_OPENING);
 const CLOSING_BYTES = Buffer.from(LIST_CLOSING);
-const COMMA = Buffer.from(",");
 
-/** A list's JSON in parts: its kept UTF-8 runs of pieces (each joined with ","), wrapped. */
+/**
+ * A list's JSON in parts: its kept UTF-8 runs of pieces (each piece ending in ","), in a row
+ * inside the wrapper, the last comma left out.
+ */
 function listParts(runs: readonly Buffer[]): { parts: Buffer[]; length: number } {
   const parts: Buffer[] = [OPENING_BYTES];
   let length = OPENING_BYTES.length + CLOSING_BYTES.length;
+  const last = runs.length - 1;
   runs.forEach((run, index) => {
-    if (index > 0) parts.push(COMMA);
-    parts.push(run);
-    length += run.length + (index > 0 ? 1 : 0);
+    const part = index === last ? run.subarray(0, -1) : run;
+    parts.push(part);
+    length += part.length;
   });
   parts.push(CLOSING_BYTES);
   return { parts, length };
