@@ -6,7 +6,9 @@
  * 50 at a time, nothing more when messages named no ticket (`[]`), or the whole list with
  * archived tickets when a message did not say (no `ticketIds`) or named more than 50 tickets and
  * either more than a twelfth of the board, where the list weighs less than the tickets' answers,
- * or more than 100, where it costs the server less).
+ * or more than 100, where it costs the server less). The UI also skips the tickets it took off
+ * the board itself (its own deletes and moves away); these clients write nothing, so that rule
+ * never applies here.
  */
 import { performance } from "node:perf_hooks";
 import { Client, cpuMs, type HttpResult, percentile } from "./lib.js";

@@ -42,7 +42,10 @@ export function focusCard(id: number | null): void {
     focusedLaneId.value = ticket.laneId;
     if (phoneLaneId.value !== null) phoneLaneId.value = ticket.laneId;
   }
-  // The lane mounts and scrolls to the card first when it is virtualized.
+  // Focus moves with the key press when the card is on the page, so the next key (or anything
+  // reading the focus) finds it there, not a frame later. The frame after, it is focused again:
+  // a virtualized lane mounts the card first, and a card that changed lanes is a new element.
+  document.getElementById(`card-${id}`)?.focus();
   requestAnimationFrame(() => document.getElementById(`card-${id}`)?.focus());
 }
 

@@ -133,6 +133,36 @@ export function removeTickets(ids: readonly number[]): void {
   tickets.value = next;
 }
 
+/**
+ * Tickets this page is taking, or took, off the open board itself (deleted, which puts them in
+ * the trash, or moved to another board) whose stream message has not come yet. The page drops
+ * them from its copy on its own answer; refetching them for that message would only cost a
+ * request (and, for a deleted one, a 404 in the console). Each is skipped once, by the first
+ * message naming it, so a later change (a restore by someone else) is fetched as usual.
+ */
+const removedHere = new Set<number>();
+
+/**
+ * Runs a write that takes `ids` off the open board (a delete, a move to another board): they are
+ * marked before the request goes out, since the stream's message may arrive before the answer,
+ * and unmarked when it fails (no change, so no message). The caller drops them from its copy.
+ */
+export async function removing<T>(ids: readonly number[], write: () => Promise<T>): Promise<T> {
+  for (const id of ids) removedHere.add(id);
+  try {
+    return await write();
+  } catch (error) {
+    for (const id of ids) removedHere.delete(id);
+    throw error;
+  }
+}
+
+/** A message's ticket ids without the ones this page removed itself (each skipped once). */
+function notRemovedHere(ids: number[]): number[] {
+  if (removedHere.size === 0) return ids;
+  return ids.filter((id) => !removedHere.delete(id));
+}
+
 /** Named tickets are fetched this many at a time, each page shown as it arrives. */
 const TICKETS_PER_PAGE = 50;
 /**
@@ -227,6 +257,9 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 
 function connectStream(id: number): void {
   disconnectStream();
+  // Marks of another board, or of messages this stream may never send: the whole list is
+  // refetched after a reconnect anyway.
+  removedHere.clear();
   streamState.value = "connecting";
   const stream = new EventSource(`/api/boards/${id}/events`);
   source = stream;
@@ -260,7 +293,7 @@ function connectStream(id: number): void {
       return;
     }
     const ids = Array.isArray(data.ticketIds)
-      ? data.ticketIds.filter((value): value is number => typeof value === "number")
+      ? notRemovedHere(data.ticketIds.filter((value): value is number => typeof value === "number"))
       : null;
     schedule(ids);
   };
@@ -274,8 +307,12 @@ function disconnectStream(): void {
 /** Coalesces stream messages: one refetch at a time, the next one collects everything new. */
 function schedule(ids: number[] | null): void {
   pending ??= { all: false, ids: new Set() };
-  if (ids === null) pending.all = true;
-  else for (const id of ids) pending.ids.add(id);
+  if (ids === null) {
+    pending.all = true;
+    // The whole list is refetched, the truth about removals too; the message a mark waits for
+    // may be one this catch-up stands for.
+    removedHere.clear();
+  } else for (const id of ids) pending.ids.add(id);
   clearTimeout(timer);
   timer = setTimeout(flush, 60);
 }

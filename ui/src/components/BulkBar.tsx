@@ -1,7 +1,16 @@
 import { useSignal } from "@preact/signals";
 import { api, errorMessage } from "../api";
 import { overlay, selection } from "../board-state";
-import { boardId, boards, lanes, putTickets, refresh, removeTickets, tickets } from "../store";
+import {
+  boardId,
+  boards,
+  lanes,
+  putTickets,
+  refresh,
+  removeTickets,
+  removing,
+  tickets,
+} from "../store";
 import { announce, toast } from "../toasts";
 import type { BoardShell, TicketSummary } from "../types";
 import { offerUndo } from "../undo";
@@ -98,7 +107,9 @@ export function BulkBar() {
             const target = targetBoard.value;
             if (!laneId || !target) return;
             void run(`Moved to ${target.shell.board.name}`, async () => {
-              await api.post(`${base}/bulk-move`, { ticketIds: ids, boardId: target.id, laneId });
+              await removing(ids, () =>
+                api.post(`${base}/bulk-move`, { ticketIds: ids, boardId: target.id, laneId }),
+              );
               removeTickets(ids);
               selection.value = new Set();
               targetBoard.value = null;
@@ -142,7 +153,7 @@ export function BulkBar() {
               const deleted: number[] = [];
               for (const id of ids) {
                 try {
-                  await api.delete(`/api/tickets/${id}`);
+                  await removing([id], () => api.delete(`/api/tickets/${id}`));
                   deleted.push(id);
                 } catch (error) {
                   failed.push(`#${id}: ${errorMessage(error)}`);

@@ -2,7 +2,7 @@ import { useSignal } from "@preact/signals";
 import { useRef } from "preact/hooks";
 import { api, errorMessage } from "../api";
 import { dropAt, overlay, shownInLane } from "../board-state";
-import { boardId, boards, lanes, putTicket, removeTickets, tickets } from "../store";
+import { boardId, boards, lanes, putTicket, removeTickets, removing, tickets } from "../store";
 import { toast } from "../toasts";
 import type { BoardShell, Ticket } from "../types";
 import { Modal } from "./Modal";
@@ -109,10 +109,12 @@ export function MoveTo(props: { ticketId: number; onClose: () => void }) {
     busy.value = true;
     try {
       if (otherBoard) {
-        const moved = await api.post<Ticket>(`/api/tickets/${ticket.id}/move`, {
-          boardId: targetBoard.value,
-          laneId: laneId.value,
-        });
+        const moved = await removing([ticket.id], () =>
+          api.post<Ticket>(`/api/tickets/${ticket.id}/move`, {
+            boardId: targetBoard.value,
+            laneId: laneId.value,
+          }),
+        );
         removeTickets([moved.id]);
         toast(`${ticket.shortRef} moved to ${targetShell.value?.board.name ?? "another board"}.`);
       } else {

@@ -8,7 +8,7 @@ import { labelTaskCheckboxes } from "../markdown-html";
 import { renderMarkdown } from "../markdown-preview";
 import { closeTicket, consumeEditTitle } from "../navigation";
 import { recall, remember } from "../prefs";
-import { putTicket, remoteChange, removeTickets } from "../store";
+import { putTicket, remoteChange, removeTickets, removing } from "../store";
 import { toast } from "../toasts";
 import type { Ticket } from "../types";
 import { offerUndo } from "../undo";
@@ -383,7 +383,9 @@ export function TicketDialog(props: { ticketId: number }) {
                   action: "Delete ticket",
                   run: async () => {
                     try {
-                      await api.delete(`/api/tickets/${id}`, { ifMatch: etag.value ?? undefined });
+                      await removing([id], () =>
+                        api.delete(`/api/tickets/${id}`, { ifMatch: etag.value ?? undefined }),
+                      );
                       remember(draftKey(id), undefined);
                       draft.value = null;
                       removeTickets([id]);
