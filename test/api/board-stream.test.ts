@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingMessage } from "node:http";
+import { connect as connectSocket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -452,5 +453,50 @@ describe("writes to the streams", () => {
         [[7], [8]],
       );
     }
+  });
+});
+
+describe("an HTTP/1.0 client", () => {
+  test("reads the stream unchunked, each message as it comes, until the connection closes", async () => {
+    const { boardId } = await createBoard("http 1.0");
+    const { host, hostname, port } = new URL(api.url);
+    const socket = connectSocket(Number(port), hostname);
+    let received = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => {
+      received += chunk;
+    });
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    const arrived = (text: string) =>
+      new Promise<void>((resolve) => {
+        const check = () => {
+          if (!received.includes(text)) return;
+          socket.off("data", check);
+          resolve();
+        };
+        socket.on("data", check);
+        check();
+      });
+    socket.write(`GET /api/boards/${boardId}/events HTTP/1.0\r\nHost: ${host}\r\n\r\n`);
+    await arrived(": connected\n\n");
+
+    // A change's message arrives while the stream stays open (an HTTP/1.0 response without a
+    // length has no chunks: its body is everything up to the close).
+    assert.equal((await api.post(`/api/boards/${boardId}/lanes`, { name: "later" })).status, 201);
+    await arrived('"event":"board_updated"');
+    assert.equal(socket.readyState, "open");
+    // Deleting the board ends the stream, and with it the connection.
+    assert.equal((await api.delete(`/api/boards/${boardId}`)).status, 204);
+    await closed;
+
+    const [head = "", body] = received.split("\r\n\r\n", 2);
+    assert.match(head, /^HTTP\/1\.1 200 OK\r\n/);
+    assert.match(head, /\r\ncontent-type: text\/event-stream\r\n/i);
+    assert.doesNotMatch(head, /transfer-encoding|content-length/i);
+    const message = (event: string) =>
+      `id: \\d+\ndata: \\{"boardId":${boardId},"event":"${event}","sentAt":"[^"]+","ticketIds":\\[\\]\\}\n\n`;
+    assert.match(
+      body ?? "",
+      new RegExp(`^: connected\n\n${message("board_updated")}${message("board_deleted")}$`),
+    );
   });
 });
