@@ -257,8 +257,8 @@ let timer: ReturnType<typeof setTimeout> | undefined;
 
 function connectStream(id: number): void {
   disconnectStream();
-  // Marks of another board, or of messages this stream may never send: the whole list is
-  // refetched after a reconnect anyway.
+  // Marks wait for the old stream's messages, which this one never sends (another board, or
+  // missed while closed): kept, they would skip a later change instead.
   removedHere.clear();
   streamState.value = "connecting";
   const stream = new EventSource(`/api/boards/${id}/events`);
