@@ -2,6 +2,7 @@ import type { Stores } from "../../storage/index.js";
 import type { TicketPlacement } from "../../storage/ticket-placements.js";
 import type { TicketListFilter } from "../../storage/tickets.js";
 import { now } from "../clock.js";
+import { NotFound } from "../errors.js";
 import type { TicketSummary } from "../model.js";
 import type { BoardChanges, Read } from "../transaction.js";
 import {
@@ -54,7 +55,13 @@ export type SummariesOf = (boardId: number, ids: readonly number[]) => TicketSum
 export function boardLists(
   stores: Pick<
     Stores,
-    "ticketPlacements" | "tickets" | "lanes" | "ticketReadiness" | "ticketClaims" | "ticketChanges"
+    | "boards"
+    | "ticketPlacements"
+    | "tickets"
+    | "lanes"
+    | "ticketReadiness"
+    | "ticketClaims"
+    | "ticketChanges"
   >,
   read: Read,
   /** Whether a unit of work is open on the connection (lists are then built the plain way). */
@@ -580,7 +587,7 @@ export function boardLists(
      * The serialized summaries of a board list (the board exists), in its order, as UTF-8 runs
      * of pieces, each piece (so each run) ending in ","; undefined inside a unit of work (the
      * caller builds the list the plain way). The answer is the runs in a row, less the last
-     * comma, inside the list's wrapper.
+     * comma, inside the list's wrapper. NotFound when the board does not exist.
      */
     pieces(
       boardId: number,
@@ -591,6 +598,9 @@ export function boardLists(
     ): Buffer[] | undefined {
       if (inUnitOfWork()) return undefined;
       return read(() => {
+        // Checked in the snapshot: outside one, the statement would take the log's read lock
+        // for itself (docs/performance.md, "fourth pass").
+        if (!stores.boards.get(boardId)) throw new NotFound("board not found");
         const list = current(boardId);
         if (filter.tagKey === undefined && !filter.search) {
           return ready

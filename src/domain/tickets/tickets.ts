@@ -108,15 +108,14 @@ export function ticketService(
     /**
      * The same list as serialized summaries, from the board lists kept in memory (only the
      * tickets changed since the last list are read and serialized again); undefined inside a
-     * unit of work. `serialize` must give what the list's response serializer gives for one
-     * summary.
+     * unit of work (`list` then answers). `serialize` must give what the list's response
+     * serializer gives for one summary. NotFound when the board does not exist.
      */
     listPieces(
       boardId: number,
       query: TicketListQuery,
       serialize: (summary: TicketSummary) => string,
     ): Buffer[] | undefined {
-      boards.require(boardId);
       return lists.pieces(
         boardId,
         listFilter(query),
