@@ -58,9 +58,9 @@ export function boardImportStore(db: Db) {
   const nextEventId = prepareNextId(db, "ticket_events");
   const insertTickets = prepareBulkInsert(
     db,
-    `INSERT INTO tickets (id, board_id, lane_id, parent_ticket_id, title, is_resolved, is_archived,
-       priority, position, created_at, updated_at)`,
-    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    `INSERT INTO tickets (id, board_id, lane_id, parent_ticket_id, title, title_search,
+       is_resolved, is_archived, priority, position, created_at, updated_at)`,
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const insertTexts = prepareBulkInsert(
     db,
@@ -131,6 +131,7 @@ export function boardImportStore(db: Db) {
           laneId,
           parentId,
           row.title,
+          row.searchText.title,
           row.isResolved ? 1 : 0,
           row.isArchived ? 1 : 0,
           row.priority,
@@ -138,7 +139,7 @@ export function boardImportStore(db: Db) {
           row.createdAt,
           row.updatedAt,
         );
-        texts.push(id, row.searchText, row.bodyMarkdown, row.bodyHtml);
+        texts.push(id, row.searchText.body, row.bodyMarkdown, row.bodyHtml);
       });
       insertTickets(values);
       deferSearchIndex.run(boardId);

@@ -1,13 +1,10 @@
 import type { Db } from "./database.js";
-import {
-  DRAIN_PENDING,
-  INDEX_PENDING,
-  UNINDEX_PENDING,
-} from "./migrations/007-search-index-parts.js";
+import { DRAIN_PENDING, UNINDEX_PENDING } from "./migrations/007-search-index-parts.js";
+import { INDEX_PENDING } from "./migrations/014-title-search.js";
 
 /**
  * The trigram index of ticket search (migrations/005-search-index.ts, in parts since
- * 007-search-index-parts.ts). Triggers list every ticket whose searchable text was written as
+ * 007-search-index-parts.ts, the title's part from the ticket row since 014-title-search.ts). Triggers list every ticket whose searchable text was written as
  * pending, with the parts that changed; this store rewrites the index rows of those parts (domain/search-indexer.ts runs it in the background), and turns a folded query into an
  * FTS5 match.
  */

@@ -1,4 +1,5 @@
 import type { Comment } from "../domain/model.js";
+import type { TicketSearchText } from "../domain/search-text.js";
 import type { TicketSearch } from "../domain/tickets/ticket-search.js";
 import { type CommentRow, toComment } from "./comments.js";
 import type { Db } from "./database.js";
@@ -7,8 +8,10 @@ import { trigramMatch } from "./search-index.js";
 
 /**
  * A ticket's own columns without its (possibly large) bodies: enough for lists and relations.
- * The bodies and the search text live in `ticket_texts` (one row per ticket), so reading or
- * rewriting these columns never touches kilobytes of Markdown.
+ * The bodies and their search text live in `ticket_texts` (one row per ticket), so reading or
+ * rewriting these columns never touches kilobytes of Markdown; the title's search text is on
+ * the ticket row (`title_search`, migrations/014-title-search.ts), so a title edit does not
+ * rewrite the bodies either.
  */
 export interface TicketRow {
   id: number;
@@ -34,7 +37,8 @@ export interface TicketRecord extends TicketRow {
 
 /**
  * The writable columns; `searchText` is the folded title and body (domain/search-text.ts). The
- * text row is rewritten only when one of its values differs from the stored one.
+ * text row is rewritten only when one of its values differs from the stored one: a title edit
+ * writes the ticket row alone.
  */
 export interface TicketWrite {
   laneId: number;
@@ -42,7 +46,7 @@ export interface TicketWrite {
   title: string;
   bodyMarkdown: string;
   bodyHtml: string;
-  searchText: string;
+  searchText: TicketSearchText;
   isResolved: boolean;
   isArchived: boolean;
   priority: number;
@@ -176,17 +180,17 @@ export function ticketStore(db: Db) {
   );
   const insertAt = (end: string) =>
     db.prepare(
-      `INSERT INTO tickets (board_id, lane_id, parent_ticket_id, title, is_resolved, is_archived,
-         priority, position, created_at, updated_at)
-       VALUES (@boardId, @laneId, @parentTicketId, @title, @isResolved, @isArchived, @priority,
-         ${end}, @updatedAt, @updatedAt)`,
+      `INSERT INTO tickets (board_id, lane_id, parent_ticket_id, title, title_search, is_resolved,
+         is_archived, priority, position, created_at, updated_at)
+       VALUES (@boardId, @laneId, @parentTicketId, @title, @titleSearch, @isResolved, @isArchived,
+         @priority, ${end}, @updatedAt, @updatedAt)`,
     );
   const insertActive = insertAt(END_OF_ACTIVE);
   const insertArchived = insertAt(END_OF_LANE);
   const insertText = prepareTextInsert(db);
   const updateFields = db.prepare(
-    `UPDATE tickets SET title = @title, is_resolved = @isResolved, priority = @priority,
-       updated_at = @updatedAt
+    `UPDATE tickets SET title = @title, title_search = @titleSearch, is_resolved = @isResolved,
+       priority = @priority, updated_at = @updatedAt
      WHERE id = @id`,
   );
   // The indexed columns (tickets_by_lane, tickets_by_parent), written only when one of them
@@ -198,12 +202,12 @@ export function ticketStore(db: Db) {
      WHERE id = @id AND (lane_id IS NOT @laneId OR parent_ticket_id IS NOT @parentTicketId
        OR is_archived IS NOT @isArchived)`,
   );
-  // A flag or lane change passes the stored texts back unchanged: nothing is written then.
+  // A title, flag or lane change passes the stored texts back unchanged: nothing is written then.
   const updateText = db.prepare(
-    `UPDATE ticket_texts SET search_text = @searchText, body_markdown = @bodyMarkdown,
+    `UPDATE ticket_texts SET search_text = @bodySearch, body_markdown = @bodyMarkdown,
        body_html = @bodyHtml
-     WHERE ticket_id = @id AND (search_text <> @searchText OR body_markdown <> @bodyMarkdown
-       OR body_html <> @bodyHtml)`,
+     WHERE ticket_id = @id AND (body_markdown <> @bodyMarkdown OR body_html <> @bodyHtml
+       OR search_text <> @bodySearch)`,
   );
   const moveToBoard = db.prepare<[number, number, string, number]>(
     `UPDATE tickets SET board_id = ?, lane_id = ?, parent_ticket_id = NULL, updated_at = ?
@@ -444,7 +448,8 @@ function sqlValues(ticket: TicketWrite) {
     title: ticket.title,
     bodyMarkdown: ticket.bodyMarkdown,
     bodyHtml: ticket.bodyHtml,
-    searchText: ticket.searchText,
+    titleSearch: ticket.searchText.title,
+    bodySearch: ticket.searchText.body,
     isResolved: ticket.isResolved ? 1 : 0,
     isArchived: ticket.isArchived ? 1 : 0,
     priority: ticket.priority,
@@ -452,11 +457,11 @@ function sqlValues(ticket: TicketWrite) {
   };
 }
 
-/** The text row of a new ticket (named parameters id, searchText, bodyMarkdown, bodyHtml). */
+/** The text row of a new ticket (named parameters id, bodySearch, bodyMarkdown, bodyHtml). */
 function prepareTextInsert(db: Db) {
   return db.prepare(
     `INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html)
-     VALUES (@id, @searchText, @bodyMarkdown, @bodyHtml)`,
+     VALUES (@id, @bodySearch, @bodyMarkdown, @bodyHtml)`,
   );
 }
 
@@ -487,13 +492,29 @@ const INDEX_CANDIDATES = `${INDEXED_CANDIDATES}
   UNION ALL SELECT ticket_id FROM ticket_search_pending`;
 
 /**
+ * A ticket's own text as search matches it: the folded title and body joined by a line break,
+ * either left out when empty (domain/search-text.ts `searchTextOf`).
+ */
+const TICKET_TEXT = `CASE WHEN t.title_search = '' THEN x.search_text
+  WHEN x.search_text = '' THEN t.title_search
+  ELSE t.title_search || char(10) || x.search_text END`;
+
+/**
+ * `@text` occurs in TICKET_TEXT. Without a line break it occurs there exactly when it occurs in
+ * the title's or the body's text, which needs no joined copy; only a query with one (rare) is
+ * matched against the joined text, since it may span the two.
+ */
+const IN_TICKET = `(instr(t.title_search, @text) > 0 OR instr(x.search_text, @text) > 0
+  OR (instr(@text, char(10)) > 0 AND instr(${TICKET_TEXT}, @text) > 0))`;
+
+/**
  * The `q` condition (CONTRACT.md §6). `search_text` columns hold folded text, and `@text` is
  * folded the same way, so `instr` gives a literal, Unicode case-insensitive substring match.
  * With 3+ characters the trigram index (storage/search-index.ts) narrows the tickets first; the
  * same `instr` conditions then decide, so the index changes the cost, never the answer.
  */
 function searchCondition(search: TicketSearch, mayUseIndex: boolean): string {
-  const inTicket = "instr(x.search_text, @text) > 0";
+  const inTicket = IN_TICKET;
   const indexed = mayUseIndex && usesIndex(search);
   if (search.kind === "id") {
     const exact = `(t.id = @id OR ${inTicket})`;

@@ -26,7 +26,7 @@ const head = (text: string) => `substr(${text}, 1, instr(${text} || char(10), ch
 const tail = (text: string) => `substr(${text}, instr(${text} || char(10), char(10)) + 1)`;
 
 /** The folded text of ticket `id`'s tracked link and external references (part 2). */
-const references = (id: string) => `coalesce((SELECT r.search_text FROM remote_links r
+export const references = (id: string) => `coalesce((SELECT r.search_text FROM remote_links r
       WHERE r.ticket_id = ${id}), '')
   || coalesce((SELECT char(10) || group_concat(e.search_text, char(10))
       FROM external_references e WHERE e.ticket_id = ${id}), '')`;
@@ -36,7 +36,7 @@ const references = (id: string) => `coalesce((SELECT r.search_text FROM remote_l
  * already waiting; the row is left alone when it already lists them all (no write). Not for a
  * ticket being deleted: its pending row would point at nothing (the SELECT from tickets).
  */
-const defer = (id: string, parts: string) => `
+export const defer = (id: string, parts: string) => `
   INSERT INTO ticket_search_pending (ticket_id, parts)
     SELECT id, ${parts} FROM tickets WHERE id = ${id}
   ON CONFLICT (ticket_id) DO UPDATE SET parts = parts | excluded.parts
@@ -103,7 +103,8 @@ ${referencePartTriggers("link", "remote_links")}
 ${referencePartTriggers("reference", "external_references")}`;
 
 /** The pending tickets of one indexing step, lowest ids first (named parameter @limit). */
-const BATCH = "SELECT ticket_id, parts FROM ticket_search_pending ORDER BY ticket_id LIMIT @limit";
+export const BATCH =
+  "SELECT ticket_id, parts FROM ticket_search_pending ORDER BY ticket_id LIMIT @limit";
 
 /** Drops the (stale) index rows of the pending parts of one step; then INDEX_PENDING. */
 export const UNINDEX_PENDING = `

@@ -12,6 +12,7 @@ import { accessTokensSchema } from "./010-access-tokens.js";
 import { trashSchema } from "./011-trash.js";
 import { flowHistoriesSchema } from "./012-flow-histories.js";
 import { flowHistoryRevisionsSchema } from "./013-flow-history-revisions.js";
+import { titleSearch } from "./014-title-search.js";
 
 /**
  * What a migration may need beyond the database: the domain's Markdown renderer, handed in by
@@ -46,4 +47,5 @@ export const migrations: readonly Migration[] = [
   trashSchema,
   flowHistoriesSchema,
   flowHistoryRevisionsSchema,
+  titleSearch,
 ];
