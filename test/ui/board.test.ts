@@ -619,3 +619,41 @@ describe("links, layouts and themes", () => {
     await context.close();
   });
 });
+
+describe("the live stream", () => {
+  test("a stream refused with an error status is opened again, and the page catches up", async () => {
+    const created = (await api.post("/api/boards", { name: "Refused", laneNames: ["todo"] })).body;
+    const ticket = (
+      await api.post(`/api/boards/${created.board.id}/tickets`, {
+        laneId: created.lanes[0].id,
+        title: "Seen before the stream was refused",
+      })
+    ).body;
+    let streams = 0;
+    const { page, context, errors } = await openPage(`${api.url}/boards/${created.board.id}`, {
+      // The first stream is refused as the server refuses one past its limit (EventSource then
+      // gives up, and the page opens a new one); the ticket changes before the second opens, and
+      // no message can tell that stream of it.
+      prepare: (browserContext) =>
+        browserContext.route(/\/events$/, async (route) => {
+          if (++streams === 1) {
+            await route.fulfill({ status: 429, json: { error: "too many streams" } });
+            return;
+          }
+          if (streams === 2) {
+            await api.patch(`/api/tickets/${ticket.id}`, { title: "Changed while refused" });
+          }
+          await route.continue();
+        }),
+    });
+    await page.getByText("Changed while refused").waitFor();
+    assert.equal(streams, 2);
+    assert.deepEqual(
+      errors.filter(
+        (error) => !/^Failed to load resource: .* 429 \(Too Many Requests\)$/.test(error),
+      ),
+      [],
+    );
+    await context.close();
+  });
+});

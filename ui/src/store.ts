@@ -255,7 +255,12 @@ let pending: { all: boolean; ids: Set<number> } | null = null;
 let running: Promise<void> | null = null;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
-function connectStream(id: number): void {
+/**
+ * Follows board `id`'s stream. `missedChanges`: this replaces a stream the server refused or
+ * closed with an error status; a new EventSource sends no `Last-Event-ID`, so the server cannot
+ * tell it what it missed, and the whole list is refetched once it opens.
+ */
+function connectStream(id: number, missedChanges = false): void {
   disconnectStream();
   // Marks wait for the old stream's messages, which this one never sends (another board, or
   // missed while closed): kept, they would skip a later change instead.
@@ -263,10 +268,10 @@ function connectStream(id: number): void {
   streamState.value = "connecting";
   const stream = new EventSource(`/api/boards/${id}/events`);
   source = stream;
-  let wasOffline = false;
+  let wasOffline = missedChanges;
   stream.onopen = () => {
     streamState.value = "live";
-    // After a reconnect (server restarted) changes may have been missed.
+    // After a reconnect (server restarted, stream refused) changes may have been missed.
     if (wasOffline) schedule(null);
     wasOffline = false;
   };
@@ -276,7 +281,7 @@ function connectStream(id: number): void {
     // EventSource retries by itself unless the server answered with an error status.
     if (stream.readyState === EventSource.CLOSED && source === stream) {
       setTimeout(() => {
-        if (source === stream && boardId.value === id) connectStream(id);
+        if (source === stream && boardId.value === id) connectStream(id, true);
       }, 2000);
     }
   };
