@@ -52,6 +52,18 @@ const JOINED_FILTERS = new Set(["active.undefined", "all.undefined"]);
 
 export type SummariesOf = (boardId: number, ids: readonly number[]) => TicketSummary[];
 
+/** A claim made by a claim-next unit of work. */
+export interface ClaimMade {
+  boardId: number;
+  ticketId: number;
+  expiresAt: string;
+}
+
+/** A claim memory can take in without re-reading its ticket (`claimsToApply`). */
+export interface ClaimToApply extends ClaimMade {
+  listed: Listed;
+}
+
 export function boardLists(
   stores: Pick<
     Stores,
@@ -532,6 +544,43 @@ export function boardLists(
           if (list.startable) list.startableStale.add(id);
         }
         for (const kept of list.matches.values()) for (const id of ids) kept.changed.add(id);
+      }
+    },
+
+    /**
+     * Of the claims a claim-next unit of work made, those memory can take in after its commit
+     * without re-reading their tickets (`applyClaims`). Call it inside the unit, only when the
+     * unit changed nothing but these claims (as many tickets noted as claims): a claim changes
+     * a ticket's version and claim end, never its place, flags, priority or startability (the
+     * ready rule without its claim test). Only tickets memory holds current now qualify, so
+     * the commit's notes are the only ones `applyClaims` takes back.
+     */
+    claimsToApply(claims: readonly ClaimMade[]): ClaimToApply[] {
+      const result: ClaimToApply[] = [];
+      for (const claim of claims) {
+        const list = lists.get(claim.boardId);
+        const listed = list?.tickets.get(claim.ticketId);
+        if (!list || !listed || list.stale.has(claim.ticketId)) continue;
+        if (list.startableStale.has(claim.ticketId)) continue;
+        result.push({ ...claim, listed });
+      }
+      return result;
+    },
+
+    /**
+     * After the commit of the unit that gave `claimsToApply` its claims: each ticket's new
+     * claim end is set and its piece dropped (its version changed), in place of the re-read of
+     * its placement and the re-check of its startability that the commit's notes ask for.
+     */
+    applyClaims(claims: readonly ClaimToApply[]): void {
+      for (const { boardId, ticketId, expiresAt, listed } of claims) {
+        const list = lists.get(boardId);
+        if (!list || list.tickets.get(ticketId) !== listed || !list.stale.has(ticketId)) continue;
+        dropPiece(list, listed);
+        if (listed.claimExpiresAt !== expiresAt) claimEndChanged(list, expiresAt);
+        listed.claimExpiresAt = expiresAt;
+        list.stale.delete(ticketId);
+        list.startableStale.delete(ticketId);
       }
     },
 

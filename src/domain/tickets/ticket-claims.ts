@@ -7,7 +7,7 @@ import { Conflict, InvalidInput, NotFound } from "../errors.js";
 import type { Ticket, TicketClaim } from "../model.js";
 import { cleanName, nameKey } from "../names.js";
 import type { BoardChanges, Transact } from "../transaction.js";
-import type { BoardLists } from "./board-lists.js";
+import type { BoardLists, ClaimMade, ClaimToApply } from "./board-lists.js";
 import type { TicketViews } from "./ticket-views.js";
 
 /** CONTRACT.md §13: lease bounds and default, in seconds. */
@@ -92,11 +92,11 @@ function checkLease(leaseSeconds: number | undefined): void {
  * many callers race no ticket is handed to two live claims.
  */
 export function ticketClaimService(
-  stores: Pick<Stores, "tickets" | "ticketClaims" | "ticketReadiness" | "lanes">,
+  stores: Pick<Stores, "tickets" | "ticketClaims" | "ticketReadiness" | "lanes" | "ticketChanges">,
   deps: {
     boards: Pick<BoardService, "require">;
     views: TicketViews;
-    lists: Pick<BoardLists, "firstReady">;
+    lists: Pick<BoardLists, "firstReady" | "claimsToApply" | "applyClaims">;
     activity: ActivityRecorder;
   },
   transact: Transact,
@@ -106,8 +106,11 @@ export function ticketClaimService(
   /** claim-next requests waiting for the next turn of the event loop (`claimPending`). */
   let pending: PendingClaimNext[] = [];
 
-  /** Claims a ticket known to exist for `actor` (no live claim of another actor). */
-  function start(boardId: number, ticketId: number, actor: string, leaseSeconds?: number): void {
+  /**
+   * Claims a ticket known to exist for `actor` (no live claim of another actor); answers when
+   * the claim ends.
+   */
+  function start(boardId: number, ticketId: number, actor: string, leaseSeconds?: number): string {
     const claimedAt = now();
     const expiresAt = leaseEnd(leaseSeconds);
     ticketClaims.set({ ticketId, boardId, actor, claimedAt, expiresAt });
@@ -118,6 +121,7 @@ export function ticketClaimService(
       message: `Claimed by ${actor}`,
       details: { actor, expiresAt },
     });
+    return expiresAt;
   }
 
   const service = {
@@ -203,9 +207,11 @@ export function ticketClaimService(
     const batch = pending;
     pending = [];
     const outcomes: Array<{ ticket: Ticket | null } | { error: unknown }> = [];
+    let toApply: ClaimToApply[] = [];
     try {
       transact((changes) => {
         const unit: ClaimUnit = { taken: new Set(), boards: new Set() };
+        const made: ClaimMade[] = [];
         for (const request of batch) {
           let ticketId: number | undefined;
           try {
@@ -218,16 +224,24 @@ export function ticketClaimService(
             outcomes.push({ ticket: null });
             continue;
           }
-          start(request.boardId, ticketId, request.actor, request.input.leaseSeconds);
+          const { boardId } = request;
+          const expiresAt = start(boardId, ticketId, request.actor, request.input.leaseSeconds);
+          made.push({ boardId, ticketId, expiresAt });
           unit.taken.add(ticketId);
-          changes.touched(request.boardId);
+          changes.touched(boardId);
           outcomes.push({ ticket: views.ticket(ticketId) });
+        }
+        // Claims alone (as many tickets noted as claims): memory takes them in after the
+        // commit, without re-reading their tickets before the next pick or list.
+        if (made.length > 0 && stores.ticketChanges.count() === unit.taken.size) {
+          toApply = lists.claimsToApply(made);
         }
       });
     } catch (error) {
       for (const request of batch) request.reject(error);
       return;
     }
+    lists.applyClaims(toApply);
     batch.forEach((request, index) => {
       const outcome = outcomes[index] as { ticket: Ticket | null } | { error: unknown };
       if ("error" in outcome) request.reject(outcome.error);
