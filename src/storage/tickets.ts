@@ -153,6 +153,9 @@ export function ticketStore(db: Db) {
   const byId = db.prepare<[number], SqlRecord>(
     `SELECT ${RECORD_COLUMNS} FROM tickets t ${WITH_TEXT} WHERE t.id = ?`,
   );
+  const rowById = db.prepare<[number], SqlRow>(
+    `SELECT ${ROW_COLUMNS} FROM tickets t WHERE t.id = ?`,
+  );
   const rowsByIds = db.prepare<[string], SqlRow>(
     `SELECT ${ROW_COLUMNS} FROM tickets t WHERE t.id ${IN_IDS}`,
   );
@@ -296,6 +299,12 @@ export function ticketStore(db: Db) {
     get(id: number): TicketRecord | undefined {
       const row = byId.get(id);
       return row && toRecord(row);
+    },
+
+    /** A ticket's row without its bodies (one page read, none of `ticket_texts`). */
+    row(id: number): TicketRow | undefined {
+      const row = rowById.get(id);
+      return row && toRow(row);
     },
 
     /** The rows of the given ids that exist, keyed by id (one query whatever the count). */

@@ -212,6 +212,20 @@ export function ticketEdits(
     },
 
     /**
+     * The ticket's record after `apply` wrote `patch` (`wrote`: what apply returned): `before`
+     * when nothing was written, else its row read again (version, position and date are the
+     * database's) with the bodies written, so the bodies are read once per change.
+     */
+    after(before: TicketRecord, patch: TicketPatch, wrote: boolean): TicketRecord {
+      if (!wrote) return before;
+      const row = tickets.row(before.id) as TicketRecord | undefined;
+      if (!row) throw new Error(`ticket ${before.id} vanished while it was changed`);
+      row.bodyMarkdown = patch.bodyMarkdown ?? before.bodyMarkdown;
+      row.bodyHtml = patch.bodyHtml ?? before.bodyHtml;
+      return row;
+    },
+
+    /**
      * Applies a checked patch to an existing ticket and records its activity: a lane change is
      * `ticket_transitioned` (appended to the new lane), an archive change `ticket_archived` or
      * `ticket_restored` (moved to the end of its lane: the end of the active tickets when

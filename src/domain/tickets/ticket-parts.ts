@@ -16,6 +16,20 @@ export interface TicketParts {
   comments: Comment[];
 }
 
+/**
+ * The parts' JSON, cut from a full Ticket's JSON as the route's serializer wrote it
+ * (ticket-json.ts), kept next to the parts it was written from: an answer of the same ticket
+ * joins it with its fresh fields instead of serializing ~5 KB of comments and bodies again.
+ */
+export interface TicketPartsJson {
+  /** `,"tags":[…],"blockerIds":[…],"relatedIds":[…],"ref":…,"shortRef":…,"externalReferences":[…]` */
+  links: string;
+  /** `,"comments":[…],"blockers":[…],"blockedBy":[…],"related":[…],"parent":…,"children":[…]` */
+  relations: string;
+  /** The bodies' JSON (`,"bodyMarkdown":…,"bodyHtml":…`), for the bodies it was written from. */
+  bodies: { markdown: string; html: string; json: string };
+}
+
 /** Kept parts are bounded by this estimate of their size (UTF-16 characters count twice). */
 const MAX_BYTES = 8 * 1024 * 1024;
 /** A kept entry's size beyond its texts: objects, map entries, short fields. */
@@ -34,8 +48,14 @@ function sizeOf(parts: TicketParts): number {
   return bytes;
 }
 
+function jsonSizeOf(json: TicketPartsJson): number {
+  const { links, relations, bodies } = json;
+  return 2 * (links.length + relations.length + bodies.json.length);
+}
+
 /**
- * Parts of tickets by id, least recently used dropped first beyond MAX_BYTES. Which parts are
+ * Parts of tickets by id (with their JSON once an answer wrote it), least recently used dropped
+ * first beyond MAX_BYTES. Which parts are
  * still true is SQLite's to say: storage/ticket-changes.ts notes every ticket whose parts a
  * transaction changed (`changed_parts`, from triggers on every table they come from), and the
  * notes are dropped here before that transaction commits (`forget`). Only parts of committed
@@ -43,7 +63,10 @@ function sizeOf(parts: TicketParts): number {
  * asks `ticketChanges.partsChanged`).
  */
 export class KeptTicketParts {
-  private readonly entries = new Map<number, { parts: TicketParts; bytes: number }>();
+  private readonly entries = new Map<
+    number,
+    { parts: TicketParts; json: TicketPartsJson | undefined; bytes: number }
+  >();
   private size = 0;
 
   constructor(private readonly maxBytes = MAX_BYTES) {}
@@ -61,12 +84,26 @@ export class KeptTicketParts {
     this.delete(ticketId);
     const bytes = sizeOf(parts);
     if (bytes > this.maxBytes) return;
-    this.entries.set(ticketId, { parts, bytes });
+    this.entries.set(ticketId, { parts, json: undefined, bytes });
     this.size += bytes;
-    for (const [oldest] of this.entries) {
-      if (this.size <= this.maxBytes) break;
-      this.delete(oldest);
-    }
+    this.trim();
+  }
+
+  /** The JSON kept with these parts (the very object `get` gave), if any. */
+  jsonOf(ticketId: number, parts: TicketParts): TicketPartsJson | undefined {
+    const entry = this.entries.get(ticketId);
+    return entry?.parts === parts ? entry.json : undefined;
+  }
+
+  /** Keeps the JSON of these parts, if they are still the kept ones. */
+  setJson(ticketId: number, parts: TicketParts, json: TicketPartsJson): void {
+    const entry = this.entries.get(ticketId);
+    if (entry?.parts !== parts) return;
+    const bytes = entry.bytes - (entry.json ? jsonSizeOf(entry.json) : 0) + jsonSizeOf(json);
+    this.size += bytes - entry.bytes;
+    entry.bytes = bytes;
+    entry.json = json;
+    this.trim();
   }
 
   forget(ticketIds: Iterable<number>): void {
@@ -76,6 +113,13 @@ export class KeptTicketParts {
   /** Estimated bytes kept (docs/performance.md quotes it). */
   get bytes(): number {
     return this.size;
+  }
+
+  private trim(): void {
+    for (const [oldest] of this.entries) {
+      if (this.size <= this.maxBytes) break;
+      this.delete(oldest);
+    }
   }
 
   private delete(ticketId: number): void {

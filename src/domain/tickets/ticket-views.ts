@@ -1,7 +1,7 @@
 import type { Stores } from "../../storage/index.js";
 import type { ClaimRow } from "../../storage/ticket-claims.js";
 import type { RelationKind, RelationRow } from "../../storage/ticket-relations.js";
-import type { TicketListFilter, TicketRow } from "../../storage/tickets.js";
+import type { TicketListFilter, TicketRecord, TicketRow } from "../../storage/tickets.js";
 import { now } from "../clock.js";
 import { NotFound } from "../errors.js";
 import type {
@@ -11,12 +11,24 @@ import type {
   TicketCore,
   TicketExternalReference as TicketReference,
   TicketRelation,
+  TicketRemote,
   TicketRemoteSummary,
   TicketSummary,
 } from "../model.js";
 import type { Read } from "../transaction.js";
 import { claimView } from "./ticket-claims.js";
+import { bodiesJson, cutTicketJson, joinTicketJson } from "./ticket-json.js";
 import { KeptTicketParts, type TicketParts } from "./ticket-parts.js";
+
+/** A full Ticket's JSON as the route's response serializer writes it. */
+export type SerializeTicket = (ticket: Ticket) => string;
+
+/** What a write already knows of the ticket it answers (read in its unit of work). */
+export interface KnownTicket {
+  record: TicketRecord;
+  /** Its remote link when the write read it (undefined: read it). */
+  remote?: TicketRemote | null;
+}
 
 export interface TicketRelations {
   parent: TicketRelation | null;
@@ -157,7 +169,7 @@ export function ticketViews(
    * its detail reads anyway, so only tags and claim need a query (four statements fewer than
    * linksOf, docs/performance.md).
    */
-  function linksOfOne(ticketId: number, parts: TicketParts): Links {
+  function linksOfOne(ticketId: number, parts: TicketParts, claims: Map<number, ClaimRow>): Links {
     const { neighbours } = parts;
     const idsOf = (kind: RelationKind) =>
       neighbours
@@ -172,8 +184,38 @@ export function ticketViews(
       blockerIds: ofTicket(idsOf("blocker")),
       relatedIds: ofTicket(idsOf("related")),
       childCounts: new Map([[ticketId, idsOf("child").length]]),
-      claims: claimOf(ticketId),
+      claims,
       at: now(),
+    };
+  }
+
+  function recordOf(ticketId: number): TicketRecord {
+    const record = tickets.get(ticketId);
+    if (!record) throw new NotFound("ticket not found");
+    return record;
+  }
+
+  function remoteOf(ticketId: number, known: KnownTicket | undefined): TicketRemote | null {
+    return known?.remote !== undefined ? known.remote : stores.remoteLinks.get(ticketId);
+  }
+
+  /** The full Ticket of a record with its parts, claim and remote link. */
+  function fullTicket(
+    record: TicketRecord,
+    parts: TicketParts,
+    claims: Map<number, ClaimRow>,
+    remote: TicketRemote | null,
+  ): Ticket {
+    const { board } = parts;
+    const links = linksOfOne(record.id, parts, claims);
+    const relations = relationsFromRows(board, parts.neighbours);
+    return {
+      ...core(board, record, links, [...parts.externalReferences]),
+      bodyMarkdown: record.bodyMarkdown,
+      bodyHtml: record.bodyHtml,
+      comments: [...parts.comments],
+      ...relations,
+      remote,
     };
   }
 
@@ -322,22 +364,47 @@ export function ticketViews(
     },
 
     /** The full Ticket; NotFound when it does not exist. */
-    ticket(ticketId: number): Ticket {
+    ticket(ticketId: number, known?: KnownTicket): Ticket {
       return read(() => {
-        const record = tickets.get(ticketId);
-        if (!record) throw new NotFound("ticket not found");
+        const record = known?.record ?? recordOf(ticketId);
         const parts = partsOf(record);
-        const { board } = parts;
-        const links = linksOfOne(ticketId, parts);
-        const relations = relationsFromRows(board, parts.neighbours);
-        return {
-          ...core(board, record, links, [...parts.externalReferences]),
-          bodyMarkdown: record.bodyMarkdown,
-          bodyHtml: record.bodyHtml,
-          comments: [...parts.comments],
-          ...relations,
-          remote: stores.remoteLinks.get(ticketId),
+        return fullTicket(record, parts, claimOf(ticketId), remoteOf(ticketId, known));
+      });
+    },
+
+    /**
+     * The full Ticket's JSON, exactly what `serialize` (the route's response serializer) writes
+     * for `ticket`: joined from the JSON kept with the ticket's parts when it has some
+     * (ticket-json.ts), else serialized, and cut for the next answer.
+     */
+    ticketJson(ticketId: number, serialize: SerializeTicket, known?: KnownTicket): string {
+      return read(() => {
+        const record = known?.record ?? recordOf(ticketId);
+        const parts = partsOf(record);
+        const claims = claimOf(ticketId);
+        const remote = remoteOf(ticketId, known);
+        if (remote !== null) return serialize(fullTicket(record, parts, claims, remote));
+        const fresh = {
+          row: record,
+          hasChildren: parts.neighbours.some((row) => row.kind === "child"),
+          claim: claimView(claims.get(ticketId), now(), record),
         };
+        const json = kept.jsonOf(ticketId, parts);
+        if (json) {
+          let { bodies } = json;
+          if (bodies.markdown !== record.bodyMarkdown || bodies.html !== record.bodyHtml) {
+            // The bodies changed (they are no part): written once, kept for the next answers.
+            const { bodyMarkdown: markdown, bodyHtml: html } = record;
+            bodies = { markdown, html, json: bodiesJson(markdown, html) };
+            kept.setJson(ticketId, parts, { ...json, bodies });
+          }
+          return joinTicketJson(fresh, json, bodies.json);
+        }
+        const full = serialize(fullTicket(record, parts, claims, remote));
+        const bodies = { markdown: record.bodyMarkdown, html: record.bodyHtml };
+        const cut = cutTicketJson(full, fresh, bodies);
+        if (cut) kept.setJson(ticketId, parts, cut);
+        return full;
       });
     },
 

@@ -4,7 +4,7 @@ import type { ActivityRecorder } from "../activity.js";
 import type { BoardService } from "../boards/boards.js";
 import { now } from "../clock.js";
 import { InvalidInput, NotFound } from "../errors.js";
-import type { Ticket, TicketSummary } from "../model.js";
+import type { Ticket, TicketRemote, TicketSummary } from "../model.js";
 import { nameKey } from "../names.js";
 import { ticketSearchText } from "../search-text.js";
 import type { Transact } from "../transaction.js";
@@ -13,7 +13,7 @@ import type { BoardLists } from "./board-lists.js";
 import { TicketBatch, type TicketEdits, type TicketUpsert } from "./ticket-edits.js";
 import type { TicketLanes } from "./ticket-ordering.js";
 import { parseTicketSearch } from "./ticket-search.js";
-import type { TicketRelations, TicketViews } from "./ticket-views.js";
+import type { KnownTicket, SerializeTicket, TicketRelations, TicketViews } from "./ticket-views.js";
 
 /** Query of the board list, as the HTTP layer parsed it. */
 export interface TicketListQuery {
@@ -69,26 +69,36 @@ export function ticketService(
     return ticket;
   }
 
-  /** Applies a patch to one ticket and renumbers the lanes it touched. */
-  function change(ticketId: number, input: TicketUpsert): Ticket {
+  /**
+   * Applies a patch to one ticket, renumbers the lanes it touched and answers with `answer`,
+   * given what the change already read of the ticket (its row is read once, with its bodies).
+   */
+  function change<T>(
+    ticketId: number,
+    input: TicketUpsert,
+    answer: (ticketId: number, known: KnownTicket) => T,
+  ): T {
     const text = edits.cleanText(input);
     return transact((changes) => {
       const before = require(ticketId);
+      let remote: TicketRemote | null | undefined;
       // API.md rule 7: a tracked ticket's title is the remote issue's, read-only.
-      if (
-        text.title !== undefined &&
-        text.title !== before.title &&
-        stores.remoteLinks.get(ticketId)
-      ) {
-        throw new InvalidInput("title is read-only on a ticket tracking a remote issue");
+      if (text.title !== undefined && text.title !== before.title) {
+        remote = stores.remoteLinks.get(ticketId);
+        if (remote)
+          throw new InvalidInput("title is read-only on a ticket tracking a remote issue");
       }
       const patch = { ...edits.resolve({ boardId: before.boardId, id: ticketId }, input), ...text };
       const batch = new TicketBatch(changes);
-      edits.apply(before, patch, batch);
+      const wrote = edits.apply(before, patch, batch);
       edits.settle(batch);
-      return views.ticket(ticketId);
+      // Settling renumbers lanes: the row is read after it (a title change settles nothing).
+      return answer(ticketId, { record: edits.after(before, patch, wrote), remote });
     });
   }
+
+  const ticketAnswer = (ticketId: number, known: KnownTicket): Ticket =>
+    views.ticket(ticketId, known);
 
   return {
     /** Throws NotFound unless the ticket exists; returns its record. */
@@ -178,8 +188,18 @@ export function ticketService(
     /** PATCH: only the fields sent change, each independently (API.md). */
     update(ticketId: number, input: TicketUpsert): Ticket {
       edits.assertSomeField(input);
-      return change(ticketId, input);
+      return change(ticketId, input, ticketAnswer);
     },
+
+    /** `update` answering the changed Ticket's JSON as `serialize` writes it (cheaper). */
+    updateAsJson(ticketId: number, input: TicketUpsert, serialize: SerializeTicket): string {
+      edits.assertSomeField(input);
+      return change(ticketId, input, (id, known) => views.ticketJson(id, serialize, known));
+    },
+
+    /** The full Ticket's JSON as `serialize` (the route's serializer) writes it. */
+    getAsJson: (ticketId: number, serialize: SerializeTicket): string =>
+      views.ticketJson(ticketId, serialize),
 
     /** Moves to the lane named `laneName`; isResolved changes only when sent. */
     transition(
@@ -193,6 +213,7 @@ export function ticketService(
         return change(
           ticketId,
           isResolved === undefined ? { laneId: lane.id } : { laneId: lane.id, isResolved },
+          ticketAnswer,
         );
       });
     },

@@ -5,6 +5,7 @@ import type { EntityTags } from "../../domain/entity-tags.js";
 import type { TicketSummary } from "../../domain/model.js";
 import type { TicketMoveService } from "../../domain/tickets/ticket-moves.js";
 import type { TicketPositionService } from "../../domain/tickets/ticket-positions.js";
+import type { SerializeTicket } from "../../domain/tickets/ticket-views.js";
 import type { TicketService } from "../../domain/tickets/tickets.js";
 import {
   AnswerCache,
@@ -45,6 +46,20 @@ function summarySerializer(
     }
     return text.slice(LIST_OPENING.length, -LIST_CLOSING.length);
   };
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/** A route's 200 serializer (a full Ticket), taken from the first reply that needs it. */
+function ticketSerializer(reply: FastifyReply): SerializeTicket {
+  const serialize = reply.getSerializationFunction("200");
+  if (!serialize) throw new Error("the ticket route has no response serializer");
+  return serialize as unknown as SerializeTicket;
+}
+
+/** Sends JSON already written as the route's serializer writes it (no serialization again). */
+function sendJson(reply: FastifyReply, json: string): FastifyReply {
+  return reply.type(JSON_TYPE).send(json);
 }
 
 const OPENING_BYTES = Buffer.from(LIST_OPENING);
@@ -126,6 +141,11 @@ export function ticketRoutes(
   // A ticket's answer is kept from its second request on (one read of every ticket would
   // otherwise replace the tickets that are read again and again).
   const details = new AnswerCache(8 * 1024 * 1024, { admitOnRepeat: true });
+  // A full Ticket as each route's serializer writes it (set by the route's first answer). The
+  // routes answer the JSON the domain joins from kept pieces (domain/tickets/ticket-json.ts);
+  // with `freshLists` (the reference server of the tests) they answer objects, serialized anew.
+  let serializeForGet: SerializeTicket | undefined;
+  let serializeForPatch: SerializeTicket | undefined;
 
   app.get(
     "/api/boards/:boardId/tickets",
@@ -208,7 +228,10 @@ export function ticketRoutes(
       const tag = entityTags.ticketTag(ticketId);
       const cache = { store: details, key: String(ticketId) };
       if (tag !== undefined && answerFromTag(request, reply, tag, cache)) return reply;
-      return tickets.get(ticketId);
+      if (options.freshLists) return tickets.get(ticketId);
+      // The serializer's JSON, joined from kept pieces (domain/tickets/ticket-json.ts).
+      serializeForGet ??= ticketSerializer(reply);
+      return sendJson(reply, tickets.getAsJson(ticketId, serializeForGet));
     },
   );
 
@@ -226,11 +249,19 @@ export function ticketRoutes(
         response: { 200: answer(TicketRef, "The ticket as changed."), ...errors(400, 404, 412) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { ticketId } = request.params;
-      return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
-        tickets.update(ticketId, request.body),
+      if (options.freshLists) {
+        return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+          tickets.update(ticketId, request.body),
+        );
+      }
+      serializeForPatch ??= ticketSerializer(reply);
+      const serialize = serializeForPatch;
+      const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+        tickets.updateAsJson(ticketId, request.body, serialize),
       );
+      return sendJson(reply, json);
     },
   );
 

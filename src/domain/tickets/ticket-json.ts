@@ -1,0 +1,99 @@
+import type { TicketRow } from "../../storage/tickets.js";
+import type { TicketClaim } from "../model.js";
+import type { TicketPartsJson } from "./ticket-parts.js";
+
+/**
+ * A full Ticket's JSON from kept pieces (docs/performance.md, "The Ticket answer as kept JSON
+ * (session 11)"). The route's serializer (fast-json-stringify) writes a Ticket's properties in
+ * schema order; the parts a change of the ticket's own columns leaves alone (tags, references,
+ * comments, relations: ticket-parts.ts) and its bodies are cut from one such answer and kept, and
+ * later answers join them with the few fields that change (title, flags, position, dates,
+ * version, claim), written here as the serializer writes them: a string as `JSON.stringify`
+ * writes it (fast-json-stringify escapes by the same rules, or calls it), an integer as its
+ * decimal digits, a boolean as `true`/`false`.
+ *
+ * The first answer cut is checked: its pieces joined with the fields written here must give the
+ * serializer's text exactly, or nothing is kept and every answer of that ticket is serialized
+ * in full (test/api/live-lists.test.ts compares answers with a fresh server's byte for byte).
+ */
+
+/** Where the kept pieces begin in a Ticket's JSON (each key's first top-level occurrence). */
+const LINKS = ',"tags":';
+const VERSION = ',"version":';
+const BODIES = ',"bodyMarkdown":';
+const RELATIONS = ',"comments":';
+const REMOTE = ',"remote":';
+/** A Ticket's end when it tracks no remote issue (tickets that do are serialized in full). */
+const NO_REMOTE = ',"remote":null}';
+
+/** The fields of a Ticket's JSON before its links: the row's, and `hasChildren`. */
+function head(row: TicketRow, hasChildren: boolean): string {
+  const resolved = row.isResolved ? "true" : "false";
+  return (
+    `{"id":${row.id},"boardId":${row.boardId},"laneId":${row.laneId}` +
+    `,"parentTicketId":${row.parentTicketId === null ? "null" : row.parentTicketId}` +
+    `,"hasChildren":${hasChildren ? "true" : "false"},"title":${JSON.stringify(row.title)}` +
+    `,"isResolved":${resolved},"isCompleted":${resolved}` +
+    `,"isArchived":${row.isArchived ? "true" : "false"},"priority":${row.priority}` +
+    `,"position":${row.position},"createdAt":${JSON.stringify(row.createdAt)}` +
+    `,"updatedAt":${JSON.stringify(row.updatedAt)}`
+  );
+}
+
+function versionAndClaim(version: number, claim: TicketClaim | null): string {
+  const shown =
+    claim === null
+      ? "null"
+      : `{"actor":${JSON.stringify(claim.actor)},"claimedAt":${JSON.stringify(claim.claimedAt)}` +
+        `,"expiresAt":${JSON.stringify(claim.expiresAt)}}`;
+  return `${VERSION}${version},"claim":${shown}`;
+}
+
+/** The bodies' piece of a Ticket's JSON. */
+export function bodiesJson(bodyMarkdown: string, bodyHtml: string): string {
+  return `${BODIES}${JSON.stringify(bodyMarkdown)},"bodyHtml":${JSON.stringify(bodyHtml)}`;
+}
+
+/** What a Ticket's JSON shows besides its kept pieces. */
+export interface TicketFresh {
+  row: TicketRow;
+  hasChildren: boolean;
+  claim: TicketClaim | null;
+}
+
+/** A Ticket's JSON (with no remote issue) from its kept pieces and its fresh fields. */
+export function joinTicketJson(fresh: TicketFresh, kept: TicketPartsJson, bodies: string): string {
+  return (
+    head(fresh.row, fresh.hasChildren) +
+    kept.links +
+    versionAndClaim(fresh.row.version, fresh.claim) +
+    bodies +
+    kept.relations +
+    NO_REMOTE
+  );
+}
+
+/**
+ * The pieces to keep, cut from the serializer's JSON of a Ticket with no remote issue; undefined
+ * when the fields written here would not give that text back.
+ */
+export function cutTicketJson(
+  full: string,
+  fresh: TicketFresh,
+  bodies: { markdown: string; html: string },
+): TicketPartsJson | undefined {
+  // Every key before each of these is a scalar or an object without such a key, and a string
+  // cannot hold `,"` unescaped: the first occurrence is the Ticket's own property.
+  const links = full.indexOf(LINKS);
+  const version = full.indexOf(VERSION, links);
+  const body = full.indexOf(BODIES, version);
+  const relations = full.indexOf(RELATIONS, body);
+  const remote = full.indexOf(REMOTE, relations);
+  if (links < 0 || version < 0 || body < 0 || relations < 0 || remote < 0) return undefined;
+  const json: TicketPartsJson = {
+    links: full.slice(links, version),
+    relations: full.slice(relations, remote),
+    bodies: { ...bodies, json: full.slice(body, relations) },
+  };
+  return joinTicketJson(fresh, json, json.bodies.json) === full ? json : undefined;
+}
