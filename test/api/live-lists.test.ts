@@ -331,6 +331,11 @@ test("a title PATCH answers what GET and a fresh computation give, whatever chan
       () => live.post(`/api/tickets/${ticket}/comments`, { bodyMarkdown: "2nd" }),
     ],
     ["a comment edited", () => live.patch(`/api/comments/${comment}`, { bodyMarkdown: "edited" })],
+    // Not a part: the bodies' JSON is kept for the bodies it was written from.
+    [
+      "its body edited",
+      () => live.patch(`/api/tickets/${ticket}`, { bodyMarkdown: 'A *"body"* \\ \u2028 é 😀' }),
+    ],
     ["a tag renamed", () => live.patch(`/api/tags/${board.tagIds[0]}`, { name: "renamed" })],
     ["a blocker retitled", () => live.patch(`/api/tickets/${blocker}`, { title: "blocker 2" })],
     ["a related ticket's priority", () => live.patch(`/api/tickets/${related}`, { priority: 4 })],
@@ -351,7 +356,9 @@ test("a title PATCH answers what GET and a fresh computation give, whatever chan
   for (const [change, write] of aroundIt) {
     await live.get(`/api/tickets/${ticket}`);
     await write();
-    const patched = await live.patch(`/api/tickets/${ticket}`, { title: `ticket ${n++}` });
+    // Titles with characters JSON escapes (the fresh fields are written apart from the kept).
+    const title = n++ % 2 === 0 ? `ticket ${n}` : `ticket ${n} "quoted" \\ é 😀`;
+    const patched = await live.patch(`/api/tickets/${ticket}`, { title });
     assert.equal(patched.status, 200, patched.text);
     const [mine, reference] = [
       await live.get(`/api/tickets/${ticket}`),
@@ -367,6 +374,11 @@ test("a title PATCH answers what GET and a fresh computation give, whatever chan
     { blockerIds: [related] },
     { relatedIds: [] },
     { parentTicketId: related },
+    { bodyMarkdown: "Body *again*" },
+    { title: "with a body", bodyMarkdown: "" },
+    { laneId: board.laneIds[1] },
+    { title: "plain" },
+    { title: 'then "quoted" \\ é 😀' },
     { title: "last", blockerIds: [] },
   ]) {
     await live.get(`/api/tickets/${ticket}`);
