@@ -31,7 +31,7 @@ export interface TicketPartsJson {
 }
 
 /** Kept parts are bounded by this estimate of their size (UTF-16 characters count twice). */
-const MAX_BYTES = 8 * 1024 * 1024;
+const MAX_BYTES = 16 * 1024 * 1024;
 /** A kept entry's size beyond its texts: objects, map entries, short fields. */
 const ENTRY_BYTES = 400;
 const ROW_BYTES = 200;
@@ -50,7 +50,9 @@ function sizeOf(parts: TicketParts): number {
 
 function jsonSizeOf(json: TicketPartsJson): number {
   const { links, relations, bodies } = json;
-  return 2 * (links.length + relations.length + bodies.json.length);
+  // The bodies it was written from are kept too (to compare with the record's).
+  const texts = bodies.json.length + bodies.markdown.length + bodies.html.length;
+  return 2 * (links.length + relations.length + texts);
 }
 
 /**
