@@ -70,3 +70,61 @@ test("Shift+← keeps the moved card focused, unless focus moved on before the a
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a refetch read before a move does not put the moved card back while the move is on its way", async () => {
+  const byTitle = async (title: string) =>
+    (
+      (await api.get(`/api/boards/${boardId}/tickets`)).body.tickets as {
+        id: number;
+        title: string;
+      }[]
+    ).find((ticket) => ticket.title === title)?.id as number;
+  const moved = await byTitle("Export a board as JSON"); // in Backlog
+  const parent = await byTitle("Dark mode contrast of tag chips"); // in Review, no children
+  const { page, context, errors } = await openPage(`${api.url}/boards/${boardId}`);
+  await page.locator(`#card-${moved}`).waitFor();
+  // The page's refetch of the ticket is held in the browser, and so is its move.
+  let releaseRead = () => {};
+  const readHeld = new Promise<void>((held) => {
+    void page.route(`**/api/tickets/${moved}`, async (route) => {
+      held();
+      await new Promise<void>((release) => (releaseRead = release));
+      await route.continue();
+    });
+  });
+  let releaseMove = () => {};
+  const moveHeld = new Promise<void>((held) => {
+    void page.route(`**/api/tickets/${moved}/position`, async (route) => {
+      held();
+      await new Promise<void>((release) => (releaseMove = release));
+      await route.continue();
+    });
+  });
+  const laneOfCard = () =>
+    page
+      .locator(`#card-${moved}`)
+      .evaluate((card) => Number(card.closest<HTMLElement>("[data-lane-id]")?.dataset.laneId));
+
+  // One change names both tickets (a parent gains a child): the refetch reads them, the read of
+  // the moved ticket answered (by the server) before the move.
+  await api.patch(`/api/tickets/${moved}`, { parentTicketId: parent });
+  await readHeld;
+  await page.locator(`#card-${moved}`).focus();
+  await page.keyboard.press("Shift+ArrowRight");
+  await until(laneOfCard, (laneId) => laneId === (lanes[1] as { id: number }).id, "shown moved");
+  await moveHeld;
+  await page.unroute(`**/api/tickets/${moved}`);
+  releaseRead();
+  // The same refetch's answer for the parent shows (its children badge), so the stale one for
+  // the card came too.
+  await page.locator(`#card-${parent} [title$=" child ticket(s)"]`).waitFor();
+  assert.equal(await laneOfCard(), (lanes[1] as { id: number }).id, "still shown moved");
+  releaseMove();
+  await until(
+    async () => (await api.get(`/api/tickets/${moved}`)).body.laneId,
+    (laneId) => laneId === (lanes[1] as { id: number }).id,
+    "moved",
+  );
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -43,10 +43,18 @@ export function focusCard(id: number | null): void {
     if (phoneLaneId.value !== null) phoneLaneId.value = ticket.laneId;
   }
   // Focus moves with the key press when the card is on the page, so the next key (or anything
-  // reading the focus) finds it there, not a frame later. The frame after, it is focused again:
-  // a virtualized lane mounts the card first, and a card that changed lanes is a new element.
-  document.getElementById(`card-${id}`)?.focus();
-  requestAnimationFrame(() => document.getElementById(`card-${id}`)?.focus());
+  // reading the focus) finds it there, not a frame later. Otherwise the next frame focuses it: a
+  // virtualized lane mounts the card first. That frame also gives focus back when the render
+  // dropped it with the card's element (a card that changed lanes is a new element), but never
+  // takes it from wherever the user has put it meanwhile.
+  const card = document.getElementById(`card-${id}`);
+  card?.focus();
+  const landed = card !== null && document.activeElement === card;
+  requestAnimationFrame(() => {
+    const now = document.activeElement;
+    if (!landed || now === null || now === document.body)
+      document.getElementById(`card-${id}`)?.focus();
+  });
 }
 
 function moveFocus(dx: number, dy: number): void {

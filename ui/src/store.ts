@@ -59,6 +59,7 @@ export async function openBoard(id: number): Promise<void> {
   // peek(): callers run inside effects, which must not re-run when the board arrives.
   if (boardId.peek() === id && (board.peek() || loading.peek())) return;
   const token = ++loadToken;
+  forgetLocalChanges();
   batch(() => {
     boardId.value = id;
     loading.value = true;
@@ -92,6 +93,7 @@ export async function openBoard(id: number): Promise<void> {
 export function closeBoard(): void {
   loadToken++;
   disconnectStream();
+  forgetLocalChanges();
   batch(() => {
     boardId.value = null;
     board.value = null;
@@ -108,7 +110,35 @@ function applyShell(shell: BoardShell): void {
   boards.value = boards.value.map((entry) => (entry.id === shell.board.id ? shell.board : entry));
 }
 
+/**
+ * The page's own changes to its copy of tickets (write answers, removals) are counted, and each
+ * ticket keeps the count of its latest one; a ticket shown moved before the server answered
+ * counts as changed until the answer comes. A refetch started before that would bring back what
+ * the page replaced (a read the server answered before the page's write): it leaves such tickets
+ * as they are. The write's own stream message refetches them afterwards.
+ */
+let localChanges = 0;
+const changedLocallyAt = new Map<number, number>();
+/** Tickets shown moved whose move has no answer yet (how many moves, for quick repeats). */
+const movesOnTheWay = new Map<number, number>();
+
+function changedLocally(ids: Iterable<number>): void {
+  const at = ++localChanges;
+  for (const id of ids) changedLocallyAt.set(id, at);
+}
+
+/** Whether a refetch that started at `since` is older than the page's copy of ticket `id`. */
+function newerHere(id: number, since: number): boolean {
+  return movesOnTheWay.has(id) || (changedLocallyAt.get(id) ?? 0) > since;
+}
+
+function forgetLocalChanges(): void {
+  changedLocallyAt.clear();
+  movesOnTheWay.clear();
+}
+
 export function putTicket(ticket: TicketSummary | Ticket): void {
+  changedLocally([ticket.id]);
   if (ticket.boardId !== boardId.value) {
     removeTickets([ticket.id]);
     return;
@@ -119,6 +149,7 @@ export function putTicket(ticket: TicketSummary | Ticket): void {
 }
 
 export function putTickets(list: readonly TicketSummary[]): void {
+  changedLocally(list.map((ticket) => ticket.id));
   const next = new Map(tickets.value);
   for (const ticket of list) {
     if (ticket.boardId === boardId.value) next.set(ticket.id, ticket);
@@ -128,6 +159,7 @@ export function putTickets(list: readonly TicketSummary[]): void {
 }
 
 export function removeTickets(ids: readonly number[]): void {
+  changedLocally(ids);
   const next = new Map(tickets.value);
   for (const id of ids) next.delete(id);
   tickets.value = next;
@@ -208,6 +240,7 @@ async function fetchTicket(ticketId: number): Promise<Ticket | { id: number; mis
 export async function refresh(ticketIds: number[] | null): Promise<void> {
   const id = boardId.value;
   if (id === null) return;
+  const since = localChanges;
   try {
     const shell = await api.get<BoardShell>(`/api/boards/${id}`);
     if (boardId.value !== id) return;
@@ -222,6 +255,7 @@ export async function refresh(ticketIds: number[] | null): Promise<void> {
           if (start === 0) applyShell(shell);
           const next = new Map(tickets.value);
           for (const answer of answers) {
+            if (newerHere(answer.id, since)) continue;
             if ("missing" in answer || answer.boardId !== id) next.delete(answer.id);
             else next.set(answer.id, answer as unknown as TicketSummary);
           }
@@ -235,7 +269,14 @@ export async function refresh(ticketIds: number[] | null): Promise<void> {
       if (boardId.value !== id) return;
       batch(() => {
         applyShell(shell);
-        tickets.value = new Map(list.tickets.map((ticket) => [ticket.id, ticket]));
+        const next = new Map(list.tickets.map((ticket) => [ticket.id, ticket]));
+        for (const ticketId of [...changedLocallyAt.keys(), ...movesOnTheWay.keys()]) {
+          if (!newerHere(ticketId, since)) continue;
+          const mine = tickets.value.get(ticketId);
+          if (mine) next.set(ticketId, mine);
+          else next.delete(ticketId);
+        }
+        tickets.value = next;
       });
     }
     remoteChange.value = { ticketIds, at: Date.now() };
@@ -343,19 +384,30 @@ export async function moveTicket(
   const before = tickets.value;
   const ticket = before.get(ticketId);
   if (!ticket) return false;
+  // Shown moved at once; until the answer comes, no refetch puts it back where it was.
+  movesOnTheWay.set(ticketId, (movesOnTheWay.get(ticketId) ?? 0) + 1);
   tickets.value = reorderLocally(before, ticket, laneId, anchor);
   try {
     const moved = await api.patch<Ticket>(`/api/tickets/${ticketId}/position`, {
       laneId,
       ...anchor,
     });
+    moveAnswered(ticketId);
     putTicket(moved);
     return true;
   } catch (error) {
+    moveAnswered(ticketId);
+    changedLocally([ticketId]);
     tickets.value = before;
     toast(`Move failed: ${errorMessage(error)}`, "error");
     return false;
   }
+}
+
+function moveAnswered(ticketId: number): void {
+  const left = (movesOnTheWay.get(ticketId) ?? 1) - 1;
+  if (left > 0) movesOnTheWay.set(ticketId, left);
+  else movesOnTheWay.delete(ticketId);
 }
 
 function reorderLocally(
