@@ -1,7 +1,10 @@
-import type { Tag } from "../domain/model.js";
+import type { Tag, TicketExternalReference, TicketRemoteSummary } from "../domain/model.js";
 import type { Db } from "./database.js";
 
-/** What a ticket summary shows of a ticket's links (tags, blockers, related, children). */
+/**
+ * What a ticket summary shows besides the ticket's row: tags, blockers, related, children,
+ * references and remote link.
+ */
 export interface TicketLinks {
   /** In its board's tag order: name (case-insensitive), then id. */
   tags: Tag[];
@@ -10,15 +13,26 @@ export interface TicketLinks {
   /** Ascending. */
   relatedIds: number[];
   hasChildren: boolean;
+  /** By kind, then id. */
+  externalReferences: TicketExternalReference[];
+  remote: TicketRemoteSummary | null;
 }
 
-type LinkArrays = [number[], number[], 0 | 1, Array<[number, number, string, string]>];
+type LinkArrays = [
+  number[],
+  number[],
+  0 | 1,
+  Array<[number, number, string, string]>,
+  TicketExternalReference[],
+  TicketRemoteSummary | null,
+];
 
 /**
- * The links of one ticket in one statement, as one JSON text. A list read right after a write
- * re-serializes the one or few tickets the write changed: by ticket id, with `= ?` probes, this
- * is one statement of ~10 µs, where the set queries over `json_each` (docs/performance.md) cost
- * five statements and a read of the board's tag list, ~90 µs for one ticket.
+ * The links of one ticket in one statement, as one JSON text (objects keyed as the API names
+ * their fields). A list read right after a write re-serializes the one or few tickets the write
+ * changed: by ticket id, with `= ?` probes, this is one statement of ~15 µs, where the set
+ * queries over `json_each` (docs/performance.md) cost seven statements and a read of the
+ * board's tag list, ~110 µs for one ticket.
  */
 export function ticketLinkStore(db: Db) {
   const ofTicket = db
@@ -32,14 +46,24 @@ export function ticketLinkStore(db: Db) {
          EXISTS (SELECT 1 FROM tickets WHERE parent_ticket_id = @id),
          json((SELECT json_group_array(json_array(g.id, g.board_id, g.name, g.color)
                  ORDER BY g.name_key, g.id)
-               FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id WHERE tt.ticket_id = @id)))`,
+               FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id WHERE tt.ticket_id = @id)),
+         json((SELECT json_group_array(json_object(
+                 'id', r.id, 'ticketId', r.ticket_id, 'kind', r.kind, 'provider', r.provider,
+                 'instanceUrl', r.instance_url, 'resourceType', r.resource_type,
+                 'projectKey', r.project_key, 'issueKey', r.issue_key,
+                 'displayRef', r.display_ref, 'url', r.url, 'title', r.title,
+                 'createdAt', r.created_at, 'updatedAt', r.updated_at) ORDER BY r.kind, r.id)
+               FROM external_references r WHERE r.ticket_id = @id)),
+         json((SELECT json_object('provider', m.provider, 'displayRef', m.display_ref,
+                 'url', m.url)
+               FROM remote_links m WHERE m.ticket_id = @id)))`,
     )
     .pluck(true);
 
   return {
     /** One ticket's links (a ticket that does not exist has none). */
     ofTicket(id: number): TicketLinks {
-      const [blockerIds, relatedIds, hasChildren, tags] = JSON.parse(
+      const [blockerIds, relatedIds, hasChildren, tags, externalReferences, remote] = JSON.parse(
         ofTicket.get({ id }) as string,
       ) as LinkArrays;
       return {
@@ -47,6 +71,8 @@ export function ticketLinkStore(db: Db) {
         blockerIds,
         relatedIds,
         hasChildren: hasChildren === 1,
+        externalReferences,
+        remote,
       };
     },
   };

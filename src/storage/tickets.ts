@@ -310,7 +310,10 @@ export function ticketStore(db: Db) {
     /** The rows of the given ids that exist, keyed by id (one query whatever the count). */
     rowsByIds(ids: readonly number[]): Map<number, TicketRow> {
       const map = new Map<number, TicketRow>();
-      for (const row of rowsByIds.iterate(JSON.stringify(ids))) map.set(row.id, toRow(row));
+      // One ticket (a list after a write re-serializes one) skips json_each.
+      const rows =
+        ids.length === 1 ? [rowById.get(ids[0] as number)] : rowsByIds.iterate(JSON.stringify(ids));
+      for (const row of rows) if (row) map.set(row.id, toRow(row));
       return map;
     },
 

@@ -59,8 +59,8 @@ interface References {
 const FEW_TICKETS = 1000;
 
 /**
- * Up to this many tickets, their links are read ticket by ticket (one statement each) rather
- * than for the set: a list after a write re-serializes one to a few tickets.
+ * Up to this many tickets, their links and references are read ticket by ticket (one statement
+ * each) rather than for the set: a list after a write re-serializes one to a few tickets.
  */
 const FEW_LINKS = 4;
 
@@ -130,7 +130,6 @@ export function ticketViews(
 
   /** Links of tickets of one board (tags of a ticket are always its board's tags). */
   function linksOf(boardId: number, ids: number[]): Links {
-    if (ids.length <= FEW_LINKS) return linksOfFew(ids);
     return {
       tags: tagsOf(boardId, ids),
       blockerIds: ticketRelations.blockerIds(ids),
@@ -142,8 +141,10 @@ export function ticketViews(
     };
   }
 
-  /** Links of a few tickets, one statement per ticket (storage/ticket-links.ts). */
-  function linksOfFew(ids: number[]): Links {
+  /**
+   * Links and references of a few tickets, one statement per ticket (storage/ticket-links.ts).
+   */
+  function linksOfFew(ids: readonly number[]): { links: Links; references: References } {
     const links: Links = {
       tags: new Map(),
       blockerIds: new Map(),
@@ -152,16 +153,21 @@ export function ticketViews(
       claims: new Map(),
       at: now(),
     };
+    const references: References = { external: new Map(), remote: new Map() };
     for (const id of ids) {
-      const { tags, blockerIds, relatedIds, hasChildren } = stores.ticketLinks.ofTicket(id);
-      if (tags.length > 0) links.tags.set(id, tags);
-      if (blockerIds.length > 0) links.blockerIds.set(id, blockerIds);
-      if (relatedIds.length > 0) links.relatedIds.set(id, relatedIds);
-      if (hasChildren) links.childCounts.set(id, 1);
+      const found = stores.ticketLinks.ofTicket(id);
+      if (found.tags.length > 0) links.tags.set(id, found.tags);
+      if (found.blockerIds.length > 0) links.blockerIds.set(id, found.blockerIds);
+      if (found.relatedIds.length > 0) links.relatedIds.set(id, found.relatedIds);
+      if (found.hasChildren) links.childCounts.set(id, 1);
+      if (found.externalReferences.length > 0) {
+        references.external.set(id, found.externalReferences);
+      }
+      if (found.remote) references.remote.set(id, found.remote);
       const claim = stores.ticketClaims.get(id);
       if (claim) links.claims.set(id, claim);
     }
-    return links;
+    return { links, references };
   }
 
   /**
@@ -291,8 +297,10 @@ export function ticketViews(
 
   function summariesFromRows(board: Board, rows: TicketRow[]): TicketSummary[] {
     const ids = rows.map((row) => row.id);
-    const links = linksOf(board.id, ids);
-    const references = referencesOf(board.id, ids);
+    const { links, references } =
+      ids.length <= FEW_LINKS
+        ? linksOfFew(ids)
+        : { links: linksOf(board.id, ids), references: referencesOf(board.id, ids) };
     return rows.map((row) =>
       Object.assign(core(board, row, links, references.external.get(row.id) ?? []), {
         remote: references.remote.get(row.id) ?? null,
