@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { Agent, request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { after, describe, test } from "node:test";
+import Database from "better-sqlite3";
 import { useClock } from "../../src/domain/clock.js";
 import { assertError } from "../helpers/factories.js";
 import { everythingReceived } from "../helpers/raw-http.js";
@@ -25,6 +26,27 @@ const release = (id: number, body: Record<string, unknown>) =>
   api.post(`/api/tickets/${id}/release`, body);
 const claimNext = (boardId: number, body: Record<string, unknown>) =>
   api.post(`/api/boards/${boardId}/claim-next`, body);
+/**
+ * POSTs of JSON bodies written at once on one connection: they reach the server in one turn of
+ * its event loop (so claim-next requests share a unit of work). Answers in order.
+ */
+async function postedTogether(
+  requests: Array<[path: string, body: unknown]>,
+): Promise<Array<{ status: number; body: any }>> {
+  const { host, hostname, port } = new URL(api.url);
+  const post = ([path, body]: [string, unknown]) => {
+    const text = JSON.stringify(body);
+    return `POST ${path} HTTP/1.1\r\nHost: ${host}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
+  };
+  const socket = connect(Number(port), hostname);
+  const received = everythingReceived(socket);
+  socket.end(requests.map(post).join(""));
+  return (await received).split(/(?=HTTP\/1\.1 \d{3})/).map((response) => ({
+    status: Number(response.slice(9, 12)),
+    body: JSON.parse(response.slice(response.indexOf("\r\n\r\n") + 4)),
+  }));
+}
+
 const claimActivity = async (id: number) =>
   (await api.get(`/api/tickets/${id}/activity`)).body.activity
     .filter((entry: any) => entry.action === "ticket_claimed" || entry.action === "ticket_released")
@@ -244,23 +266,13 @@ describe("claim-next", () => {
     const stream = await SseClient.open(`${api.url}/api/boards/${board.boardId}/events`);
     try {
       await stream.waitUntil(() => stream.comments.includes("connected"));
-      const post = (path: string, body: unknown) => {
-        const text = JSON.stringify(body);
-        return `POST ${path} HTTP/1.1\r\nHost: ${new URL(api.url).host}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`;
-      };
       const path = `/api/boards/${board.boardId}/claim-next`;
-      const socket = connect(Number(new URL(api.url).port), new URL(api.url).hostname);
-      const received = everythingReceived(socket);
-      socket.end(
-        post(path, { actor: "a" }) +
-          post(path, { actor: "b", laneId: 999_999 }) +
-          post(path, { actor: "c" }) +
-          post("/api/boards/999999/claim-next", { actor: "d" }),
-      );
-      const answers = (await received).split(/(?=HTTP\/1\.1 \d{3})/).map((response) => ({
-        status: Number(response.slice(9, 12)),
-        body: JSON.parse(response.slice(response.indexOf("\r\n\r\n") + 4)),
-      }));
+      const answers = await postedTogether([
+        [path, { actor: "a" }],
+        [path, { actor: "b", laneId: 999_999 }],
+        [path, { actor: "c" }],
+        ["/api/boards/999999/claim-next", { actor: "d" }],
+      ]);
       assert.deepEqual(
         answers.map(({ status, body }) => [status, body.claim?.actor ?? body.error]),
         [
@@ -278,6 +290,61 @@ describe("claim-next", () => {
         [[first.id, second.id]],
       );
     } finally {
+      stream.close();
+    }
+  });
+
+  test("a unit of work whose write fails fails all its requests and leaves nothing behind", async () => {
+    // A write failing mid-unit (here a trigger refusing one actor's claim row, added through a
+    // second connection to the file) rolls the whole unit back: the claim made before it in
+    // the same unit is undone too, no stream message goes out, and the board lists' memory
+    // still hands out the first ticket.
+    const board = await boardWithLanes(api, "Failing unit");
+    const first = await newTicket(api, board.boardId, board.laneIds[0], "first");
+    const second = await newTicket(api, board.boardId, board.laneIds[0], "second");
+    const path = `/api/boards/${board.boardId}/claim-next`;
+    await claimNext(board.boardId, { actor: "warm", leaseSeconds: 10 }); // memory holds the board
+    advance(11);
+    const stream = await SseClient.open(`${api.url}/api/boards/${board.boardId}/events`);
+    const other = new Database(api.dbFile);
+    try {
+      await stream.waitUntil(() => stream.comments.includes("connected"));
+      other.exec(`CREATE TRIGGER refuse_claim BEFORE INSERT ON ticket_claims
+        WHEN NEW.actor = 'refused' BEGIN SELECT RAISE(ABORT, 'claim refused'); END`);
+      const answers = await postedTogether([
+        [path, { actor: "a" }],
+        [path, { actor: "refused" }],
+        [path, { actor: "c" }],
+      ]);
+      assert.deepEqual(
+        answers.map(({ status, body }) => [status, body.error]),
+        [
+          [500, "internal error"],
+          [500, "internal error"],
+          [500, "internal error"],
+        ],
+      );
+      other.exec("DROP TRIGGER refuse_claim");
+      // The warm-up claim of `first` raised its version once; the failed unit raised none.
+      for (const [ticket, version] of [
+        [first, 2],
+        [second, 1],
+      ] as const) {
+        const now = await getTicket(api, ticket.id);
+        assert.deepEqual([now.claim, now.version], [null, version]);
+      }
+      assert.deepEqual(await claimActivity(second.id), []);
+      const next = await claimNext(board.boardId, { actor: "a" });
+      assert.equal(next.body.id, first.id);
+      await stream.waitForMessages(1);
+      await sleep(60);
+      assert.deepEqual(
+        stream.messages.map((message) => message.data.ticketIds),
+        [[first.id]],
+        "the failed unit sent no message",
+      );
+    } finally {
+      other.close();
       stream.close();
     }
   });
