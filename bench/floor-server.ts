@@ -191,12 +191,8 @@ function ticketAnswer(row: TicketRow, comments: CommentRow[]): Static<typeof Tic
 const app = Fastify({ logger: false });
 if (durable) {
   app.addHook("onSend", (_request, _reply, payload, done) => {
-    const waiting = durable.whenDurable();
-    if (!waiting) return done(null, payload);
-    waiting.then(
-      () => done(null, payload),
-      (error: Error) => done(error),
-    );
+    const waiting = durable.afterDurable((error) => (error ? done(error) : done(null, payload)));
+    if (!waiting) done(null, payload);
   });
 }
 

@@ -28,7 +28,7 @@ export interface ServerOptions {
   logStream?: NodeJS.WritableStream;
   /** Limits against slow clients; tests shorten them (defaults in http/request-limits.ts). */
   timeouts?: ServerTimeouts;
-  /** How the write-ahead log is flushed (default fs.fsync); tests hold or fail it. */
+  /** How the write-ahead log is flushed (default fs.fdatasync); tests hold or fail it. */
   syncFile?: SyncFile;
   /**
    * Lists and full tickets built from the database every time, with nothing kept between
@@ -84,7 +84,7 @@ export async function startServer(
         REMOTE_PROVIDER_IDS.map((id) => ({ id, hasCredential: credentials.hasCredential(id) })),
     },
     timeouts: options.timeouts,
-    whenDurable: commits.whenDurable,
+    afterDurable: commits.afterDurable,
     freshLists: options.freshLists,
     logger:
       config.logLevel === "silent"

@@ -6,7 +6,7 @@ import { installAccessGuard } from "./access-guard.js";
 import { installJsonBodyParsing } from "./body-parsing.js";
 import { answerClientError, answerFrameworkError } from "./client-errors.js";
 import { installConditionalGets } from "./conditional-requests.js";
-import { installDurableAnswers, type WhenDurable } from "./durable-answers.js";
+import { type AfterDurable, installDurableAnswers } from "./durable-answers.js";
 import { installErrorHandling } from "./errors.js";
 import { installIdempotencyKeys } from "./idempotency-keys.js";
 import { injectFetch } from "./inject-fetch.js";
@@ -63,7 +63,7 @@ export interface AppOptions {
   /** Folder of the built web UI; defaults to `dist/ui` of this package. */
   uiDir?: string;
   /** Answers wait for this before they leave (storage/group-commit.ts); none by default. */
-  whenDurable?: WhenDurable;
+  afterDurable?: AfterDurable;
   /**
    * Build every ticket list from the database, with no answer cache or kept summaries: the
    * reference the randomized list test compares the normal server's answers with.
@@ -115,7 +115,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   installConditionalGets(app);
   installIdempotencyKeys(app, options.services.idempotency);
   // Last of the onSend hooks: it waits for every write above, idempotency answers included.
-  if (options.whenDurable) installDurableAnswers(app, options.whenDurable);
+  if (options.afterDurable) installDurableAnswers(app, options.afterDurable);
 
   for (const schema of namedSchemas) app.addSchema(schema);
   await installOpenApi(app, options.info.version);

@@ -1,8 +1,12 @@
 import type { FastifyRequest } from "fastify";
+import type { Durable } from "../storage/group-commit.js";
 import type { TackApp } from "./types.js";
 
-/** Resolves once every change committed so far is on disk; null when it already is. */
-export type WhenDurable = () => Promise<void> | null;
+/**
+ * False when every change committed so far is on disk; otherwise calls `done` once they are
+ * (storage/group-commit.ts).
+ */
+export type AfterDurable = (done: Durable) => boolean;
 
 /** Marks a request whose wait failed: its error answer must not wait for a sync again. */
 const SYNC_FAILED = Symbol("syncFailed");
@@ -14,22 +18,21 @@ type MarkedRequest = FastifyRequest & { [SYNC_FAILED]?: true };
  * running. Installed after every hook that writes while sending (Idempotency-Key answers are
  * stored in onSend), so their rows are covered too. A failed sync answers 500 with `{error}`.
  */
-export function installDurableAnswers(app: TackApp, whenDurable: WhenDurable): void {
+export function installDurableAnswers(app: TackApp, afterDurable: AfterDurable): void {
+  // A callback hook: an answer with nothing to wait for passes without a promise.
   app.addHook("onSend", (request: MarkedRequest, _reply, payload, done) => {
-    let durable: Promise<void> | null;
+    if (request[SYNC_FAILED]) return done(null, payload);
+    let waiting: boolean;
     try {
-      durable = request[SYNC_FAILED] ? null : whenDurable();
+      waiting = afterDurable((error) => {
+        if (error === null) return done(null, payload);
+        request[SYNC_FAILED] = true;
+        done(error);
+      });
     } catch (error) {
       request[SYNC_FAILED] = true;
       return done(error as Error);
     }
-    if (!durable) return done(null, payload);
-    durable.then(
-      () => done(null, payload),
-      (error: Error) => {
-        request[SYNC_FAILED] = true;
-        done(error);
-      },
-    );
+    if (!waiting) done(null, payload);
   });
 }

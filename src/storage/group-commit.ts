@@ -1,33 +1,46 @@
-import { close, fsync, open } from "node:fs";
+import { close, fdatasync, openSync } from "node:fs";
 import { type Db, describeError } from "./database.js";
 
-/** Flushes an open file to the disk and calls back: `fs.fsync`, or a test's stand-in. */
+/**
+ * Flushes an open file's data, and the size needed to read it back, to the disk and calls back:
+ * `fs.fdatasync`, or a test's stand-in.
+ */
 export type SyncFile = (fd: number, done: (error: Error | null) => void) => void;
+/** Called once the changes it waits for are on disk, or with the error that prevented it. */
+export type Durable = (error: Error | null) => void;
 
 export interface GroupCommit {
   /**
-   * Null when every change committed so far is on disk; otherwise a promise that resolves once
-   * it is (or rejects if the log could not be synced). Call it before answering.
+   * False when every change committed so far is on disk. Otherwise true, and `done` is called
+   * once they are (or with the error that prevented it), never before this returns. Call it
+   * before answering.
    */
-  whenDurable(): Promise<void> | null;
-  /** Waits for a sync in flight and closes the log's file; call before closing the database. */
+  afterDurable(done: Durable): boolean;
+  /** Waits for every sync asked for and closes the log's file; call before closing the database. */
   close(): Promise<void>;
 }
 
-interface Waiter {
-  changes: number;
-  resolve(): void;
-  reject(error: Error): void;
+/** Commits that share one sync: it covers every change counted up to `covers`. */
+interface Group {
+  covers: number;
+  waiting: Durable[];
 }
 
 /**
  * Durability shared by the writes that arrive together. With `synchronous = FULL` every commit
- * fsyncs the write-ahead log inside the COMMIT, on the event loop: one writer at a time waits
- * for the disk, and ten concurrent writes pay ten fsyncs one after another. Here the connection
+ * syncs the write-ahead log inside the COMMIT, on the event loop: one writer at a time waits
+ * for the disk, and ten concurrent writes pay ten syncs one after another. Here the connection
  * commits with `synchronous = NORMAL` (the log is written, not synced) and the answers wait for
- * an fsync of the log run on libuv's thread pool: the writes committed while one fsync runs all
+ * a sync of the log run on libuv's thread pool: the writes committed while one sync runs all
  * share the next one. An answer still leaves only once its change is on disk, so what tack
  * acknowledged survives a power cut exactly as with FULL (docs/decisions.md, "Durability").
+ *
+ * A lone commit pays the same pool round trip: syncing it on the event loop instead was tried
+ * and measured no cheaper (docs/performance.md, "What a PATCH pays around the domain").
+ *
+ * The sync is `fdatasync`: the log's data and the size needed to read it back, without its
+ * timestamps, as PostgreSQL does on Linux by default (libuv makes it a full flush on macOS).
+ * The waits are callbacks, not promises: one closure per waiting answer.
  *
  * Which changes a sync covers is counted with SQLite's total_changes(): every row a statement
  * inserted, updated or deleted on this connection, so no write path can forget to report its
@@ -35,8 +48,8 @@ interface Waiter {
  * synchronously), so the count names committed work (and rolled-back work, which only costs a
  * sync nobody needed).
  */
-export function groupCommit(db: Db, file: string, syncFile: SyncFile = fsync): GroupCommit {
-  if (file === ":memory:") return { whenDurable: () => null, close: async () => {} };
+export function groupCommit(db: Db, file: string, syncFile: SyncFile = fdatasync): GroupCommit {
+  if (file === ":memory:") return { afterDurable: () => false, close: async () => {} };
   db.pragma("synchronous = NORMAL");
   const totalChanges = db.prepare("SELECT total_changes()").pluck();
   // Opened at the first sync: by then a commit has created the log. SQLite keeps the same file
@@ -44,72 +57,77 @@ export function groupCommit(db: Db, file: string, syncFile: SyncFile = fsync): G
   // connection closes), so one descriptor serves the server's life.
   let logFd: number | undefined;
   let synced = totalChanges.get() as number;
-  let syncing: Promise<void> | null = null;
-  let waiters: Waiter[] = [];
+  /** The sync on the pool, if one runs. */
+  let running: Group | null = null;
+  /** Commits waiting for the next sync. */
+  let next: Group = { covers: 0, waiting: [] };
+  let whenIdle: Array<() => void> = [];
 
-  function openLog(): Promise<number> {
-    if (logFd !== undefined) return Promise.resolve(logFd);
-    return new Promise((resolve, reject) =>
-      open(`${file}-wal`, "r", (error, fd) => {
-        if (error) return reject(error);
-        logFd = fd;
-        resolve(fd);
-      }),
-    );
+  function afterDurable(done: Durable): boolean {
+    // A database closed under the server (a failure tests provoke) has nothing left to sync.
+    if (!db.open) return false;
+    const changes = totalChanges.get() as number;
+    if (changes <= synced) return false;
+    if (running && changes <= running.covers) {
+      running.waiting.push(done);
+      return true;
+    }
+    next.waiting.push(done);
+    next.covers = changes; // the count only grows
+    if (!running) syncNext();
+    return true;
   }
 
-  /** One fsync for everyone waiting when it starts: their changes were committed before it. */
-  async function syncRound(): Promise<void> {
-    const covers = Math.max(...waiters.map((waiter) => waiter.changes));
+  /** One sync on the pool for every commit waiting: they were all committed before it starts. */
+  function syncNext(): void {
+    const group = next;
+    if (group.waiting.length === 0) {
+      idle();
+      return;
+    }
+    next = { covers: 0, waiting: [] };
+    let fd: number;
     try {
-      const fd = await openLog();
-      await new Promise<void>((resolve, reject) =>
-        syncFile(fd, (error) => (error ? reject(error) : resolve())),
-      );
-      synced = Math.max(synced, covers);
-      settle(
-        (waiter) => waiter.changes <= covers,
-        (waiter) => waiter.resolve(),
-      );
+      logFd ??= openSync(`${file}-wal`, "r");
+      fd = logFd;
     } catch (error) {
-      // None of those waiting can be told their change is durable; the next write tries again.
+      finish(group, error);
+      return;
+    }
+    running = group;
+    syncFile(fd, (error) => {
+      running = null;
+      finish(group, error);
+    });
+  }
+
+  /** Answers a group's commits, then syncs for those that came meanwhile. */
+  function finish(group: Group, error: unknown): void {
+    if (error) {
+      // None of them can be told their change is durable; the next write tries again.
       const failure = new Error(
         `the write-ahead log could not be synced to disk: ${describeError(error)}`,
       );
-      settle(
-        () => true,
-        (waiter) => waiter.reject(failure),
-      );
+      for (const done of group.waiting) done(failure);
+    } else {
+      synced = Math.max(synced, group.covers);
+      for (const done of group.waiting) done(null);
     }
+    if (!running) syncNext();
   }
 
-  function settle(covered: (waiter: Waiter) => boolean, answer: (waiter: Waiter) => void): void {
-    const done = waiters.filter(covered);
-    waiters = waiters.filter((waiter) => !covered(waiter));
-    for (const waiter of done) answer(waiter);
-  }
-
-  function startSyncing(): void {
-    syncing = (async () => {
-      while (waiters.length > 0) await syncRound();
-      syncing = null;
-    })();
+  function idle(): void {
+    if (running || next.waiting.length > 0) return;
+    const waiting = whenIdle;
+    whenIdle = [];
+    for (const resolve of waiting) resolve();
   }
 
   return {
-    whenDurable() {
-      // A database closed under the server (a failure tests provoke) has nothing left to sync.
-      if (!db.open) return null;
-      const changes = totalChanges.get() as number;
-      if (changes <= synced) return null;
-      const promise = new Promise<void>((resolve, reject) => {
-        waiters.push({ changes, resolve, reject });
-      });
-      if (!syncing) startSyncing();
-      return promise;
-    },
+    afterDurable,
     async close() {
-      await syncing;
+      if (running || next.waiting.length > 0)
+        await new Promise<void>((resolve) => whenIdle.push(resolve));
       if (logFd !== undefined)
         await new Promise<void>((resolve) => close(logFd as number, () => resolve()));
       logFd = undefined;

@@ -70,7 +70,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       trashDays: options.trashDays,
     },
     options.env ?? {},
-    { timeouts: options.timeouts, syncFile: options.syncFile, freshLists: options.freshLists },
+    {
+      timeouts: options.timeouts,
+      syncFile: options.syncFile,
+      freshLists: options.freshLists,
+    },
   );
   const request = async (
     method: string,
