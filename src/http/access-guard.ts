@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { parse as parseCookies } from "cookie";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
 import type { AccessTokens, TokenAccess } from "../domain/access/access-tokens.js";
 import { actingAs } from "../domain/access/acting-token.js";
 import { FailedAttempts } from "./failed-attempts.js";
@@ -87,11 +87,17 @@ export function installAccessGuard(app: FastifyInstance, options: AccessGuardOpt
     return false;
   }
 
-  // The request's writes run inside the token's name (their activity's `details.via`). A
-  // callback hook, so the handler runs inside `actingAs`'s context.
-  app.addHook("preHandler", (request, _reply, done) => {
-    if (request.access === null) done();
-    else actingAs(request.access.tokenName, done);
+  // The request's writes run inside the token's name (their activity's `details.via`): each
+  // route's handler is wrapped as it is added, so a request without a token (nearly all) runs
+  // no preHandler hook at all.
+  app.addHook("onRoute", (route) => {
+    const handler = route.handler as RouteHandlerMethod;
+    route.handler = function actingAsToken(request, reply) {
+      const access = request.access;
+      return access === null
+        ? handler.call(this, request, reply)
+        : actingAs(access.tokenName, () => handler.call(this, request, reply));
+    } as typeof route.handler;
   });
 
   return { attempts };

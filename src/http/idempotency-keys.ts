@@ -47,10 +47,9 @@ export function installIdempotencyKeys(app: TackApp, service: IdempotencyService
     inFlight.delete(keyed.key);
   }
 
-  // Callback hooks: a request without a key (nearly all) passes without a promise or a
-  // microtask hop per hook (docs/performance.md, "Requests and streams").
-  app.addHook("preValidation", (request: FastifyRequest, reply: FastifyReply, done) => {
-    if (!(request.routeOptions.config as IdempotentRouteConfig).idempotent) return done();
+  // Callback hooks: a request without a key passes without a promise or a microtask hop per
+  // hook (docs/performance.md, "Requests and streams").
+  const recallOrClaim = (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
     const header = request.headers["idempotency-key"];
     if (header === undefined) return done();
     let key: string;
@@ -96,8 +95,26 @@ export function installIdempotencyKeys(app: TackApp, service: IdempotencyService
       done();
     };
     attempt();
+  };
+
+  // Only routes that take a key run these hooks: any other request (a PATCH, a GET) has no
+  // preValidation, onResponse or abort hook to run, and no `close` listener added for one.
+  app.addHook("onRoute", (route) => {
+    if (!(route.config as IdempotentRouteConfig | undefined)?.idempotent) return;
+    route.preValidation = withHook(route.preValidation, recallOrClaim);
+    // A request that ends without sending (aborted) must not keep its duplicates waiting.
+    route.onResponse = withHook(route.onResponse, (request, _reply, done) => {
+      finish(request);
+      done();
+    });
+    route.onRequestAbort = withHook(route.onRequestAbort, (request, done) => {
+      finish(request);
+      done();
+    });
   });
 
+  // Every route's: it must run before durable-answers.ts's onSend, which waits for the sync of
+  // the answer it stores, and route hooks run after the app's.
   app.addHook("onSend", (request, reply, payload, done) => {
     const keyed = (request as KeyedRequestSlot)[KEYED];
     if (!keyed) return done(null, payload);
@@ -111,13 +128,12 @@ export function installIdempotencyKeys(app: TackApp, service: IdempotencyService
     finish(request);
     done(null, payload);
   });
-  // A request that ends without sending (aborted) must not keep its duplicates waiting.
-  app.addHook("onResponse", (request, _reply, done) => {
-    finish(request);
-    done();
-  });
-  app.addHook("onRequestAbort", (request, done) => {
-    finish(request);
-    done();
-  });
+}
+
+type HookDone = (error?: Error) => void;
+
+/** A route's hooks of one kind (none, one or several) with `hook` after them. */
+function withHook<T>(existing: T | T[] | undefined, hook: T): T[] {
+  if (existing === undefined) return [hook];
+  return Array.isArray(existing) ? [...existing, hook] : [existing, hook];
 }
