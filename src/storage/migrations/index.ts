@@ -13,6 +13,7 @@ import { trashSchema } from "./011-trash.js";
 import { flowHistoriesSchema } from "./012-flow-histories.js";
 import { flowHistoryRevisionsSchema } from "./013-flow-history-revisions.js";
 import { titleSearch } from "./014-title-search.js";
+import { flowEntryTest } from "./015-flow-entry-test.js";
 
 /**
  * What a migration may need beyond the database: the domain's Markdown renderer, handed in by
@@ -48,4 +49,5 @@ export const migrations: readonly Migration[] = [
   flowHistoriesSchema,
   flowHistoryRevisionsSchema,
   titleSearch,
+  flowEntryTest,
 ];
