@@ -258,6 +258,7 @@ export function ticketEdits(
         isArchived: patch.isArchived ?? before.isArchived,
         priority: patch.priority ?? before.priority,
         updatedAt: now(),
+        stored: before,
       });
       if (patch.tagIds && fields.includes("tagIds")) {
         ticketTags.replace(before.id, patch.tagIds, now());
