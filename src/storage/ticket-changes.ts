@@ -12,8 +12,9 @@ import type { Db } from "./database.js";
  * noted already, later notes leave them alone).
  *
  * `changed_parts` notes, besides, the tickets whose full Ticket changed in more than its own row,
- * its text, its claim or its remote link: comments, tags, references, relations (a neighbour's
- * shown fields included), children, board; an insert or delete; a change of its parent or board.
+ * its claim or its remote link: its bodies (the text row: since migration 014 a title edit does
+ * not write it), comments, tags, references, relations (a neighbour's shown fields included),
+ * children, board; an insert or delete; a change of its parent or board.
  * domain/tickets/ticket-parts.ts keeps those parts per ticket and drops the noted ones, so a
  * change of a ticket's own columns (a title PATCH) keeps them.
  */
@@ -127,7 +128,7 @@ BEGIN ${markOne(ticket)} END;`;
 /**
  * Triggers on a table whose rows belong to one ticket (column `ticket_id`, never changed).
  * `updates: false` for a table whose updates the Ticket does not show (a tag link's reason);
- * `parts: false` for a table the full Ticket reads anew each time (its text, claim, remote link).
+ * `parts: false` for a table the full Ticket reads anew each time (its claim, remote link).
  */
 function perTicketTriggers(table: string, options: { updates?: boolean; parts?: boolean } = {}) {
   const { updates = true, parts = true } = options;
@@ -181,7 +182,7 @@ ${markTrigger("tickets_changed_new_parent", "AFTER UPDATE OF parent_ticket_id ON
 CREATE TEMP TRIGGER IF NOT EXISTS tickets_changed_delete AFTER DELETE ON main.tickets
 BEGIN ${markLeft("OLD.id", "OLD.board_id")} ${markParts("OLD.id")} END;
 ${markTrigger("tickets_changed_delete_parent", "AFTER DELETE ON main.tickets", "OLD.parent_ticket_id")}
-${perTicketTriggers("ticket_texts", { parts: false })}
+${perTicketTriggers("ticket_texts")}
 ${perTicketTriggers("comments")}
 ${perTicketTriggers("ticket_tags", { updates: false })}
 ${perTicketTriggers("external_references")}

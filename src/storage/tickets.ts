@@ -53,6 +53,18 @@ export interface TicketWrite {
   updatedAt: string;
 }
 
+/** A ticket's bodies, as its text row holds them. */
+export interface TicketText {
+  bodyMarkdown: string;
+  bodyHtml: string;
+}
+
+/** The ticket row's writable columns (`updateRow`): `titleSearch` is the folded title. */
+export interface TicketRowWrite
+  extends Omit<TicketWrite, "bodyMarkdown" | "bodyHtml" | "searchText"> {
+  titleSearch: string;
+}
+
 /** Filters of the board list; every one present narrows the result (AND). */
 export interface TicketListFilter {
   laneId?: number;
@@ -156,6 +168,11 @@ export function ticketStore(db: Db) {
   const rowById = db.prepare<[number], SqlRow>(
     `SELECT ${ROW_COLUMNS} FROM tickets t WHERE t.id = ?`,
   );
+  const textById = db
+    .prepare<[number], [string, string]>(
+      "SELECT body_markdown, body_html FROM ticket_texts WHERE ticket_id = ?",
+    )
+    .raw(true);
   const rowsByIds = db.prepare<[string], SqlRow>(
     `SELECT ${ROW_COLUMNS} FROM tickets t WHERE t.id ${IN_IDS}`,
   );
@@ -307,6 +324,12 @@ export function ticketStore(db: Db) {
       return row && toRow(row);
     },
 
+    /** A ticket's bodies (its text row). */
+    text(id: number): TicketText | undefined {
+      const row = textById.get(id);
+      return row && { bodyMarkdown: row[0], bodyHtml: row[1] };
+    },
+
     /** The rows of the given ids that exist, keyed by id (one query whatever the count). */
     rowsByIds(ids: readonly number[]): Map<number, TicketRow> {
       const map = new Map<number, TicketRow>();
@@ -409,6 +432,24 @@ export function ticketStore(db: Db) {
       }
     },
 
+    /**
+     * `update` of the ticket row alone: its text row (bodies, their search text) stays. `stored`
+     * as for `update`.
+     */
+    updateRow(id: number, ticket: TicketRowWrite & { stored?: TicketRow }): void {
+      const { stored } = ticket;
+      const values = { id, ...rowValues(ticket) };
+      if (
+        !stored ||
+        stored.laneId !== ticket.laneId ||
+        stored.parentTicketId !== ticket.parentTicketId ||
+        stored.isArchived !== ticket.isArchived
+      ) {
+        updatePlacement.run(values);
+      }
+      updateFields.run(values);
+    },
+
     /** Puts a ticket after every other of the lane (call `renumberLane` afterwards). */
     appendToLane(id: number, laneId: number): void {
       toLaneEnd.run(laneId, laneId, id);
@@ -473,6 +514,19 @@ export function ticketStore(db: Db) {
 }
 
 export type TicketStore = ReturnType<typeof ticketStore>;
+
+function rowValues(ticket: TicketRowWrite) {
+  return {
+    laneId: ticket.laneId,
+    parentTicketId: ticket.parentTicketId,
+    title: ticket.title,
+    titleSearch: ticket.titleSearch,
+    isResolved: ticket.isResolved ? 1 : 0,
+    isArchived: ticket.isArchived ? 1 : 0,
+    priority: ticket.priority,
+    updatedAt: ticket.updatedAt,
+  };
+}
 
 function sqlValues(ticket: TicketWrite) {
   return {

@@ -1,12 +1,12 @@
 import type { Stores } from "../../storage/index.js";
-import type { TicketRecord } from "../../storage/tickets.js";
+import type { TicketRecord, TicketRow } from "../../storage/tickets.js";
 import type { ActivityRecorder } from "../activity.js";
 import { now } from "../clock.js";
 import { InvalidInput } from "../errors.js";
 import { renderMarkdown } from "../markdown.js";
 import type { Lane } from "../model.js";
 import { cleanName, TITLE_MAX } from "../names.js";
-import { ticketSearchText } from "../search-text.js";
+import { foldForSearch, ticketSearchText } from "../search-text.js";
 import type { BoardChanges } from "../transaction.js";
 import type { TicketLanes } from "./ticket-ordering.js";
 import type { TicketLinkRules } from "./ticket-relations.js";
@@ -40,6 +40,12 @@ const UPSERT_FIELDS = [
   "blockerIds",
   "relatedIds",
 ] as const;
+
+/**
+ * A ticket as a change finds it: its row, with its bodies when the change sends a body (they
+ * are compared with it; any other change leaves the text row alone and needs no bodies).
+ */
+export type TicketBefore = TicketRow & Partial<Pick<TicketRecord, "bodyMarkdown" | "bodyHtml">>;
 
 /** A change already checked against the ticket's board: every present field is valid. */
 export interface TicketPatch {
@@ -143,7 +149,7 @@ export function ticketEdits(
 
   type Links = ReturnType<typeof currentLinks>;
 
-  function changedFields(before: TicketRecord, patch: TicketPatch, links: Links): UpdateField[] {
+  function changedFields(before: TicketBefore, patch: TicketPatch, links: Links): UpdateField[] {
     return UPDATE_FIELDS.filter((field) => {
       const next = patch[field];
       if (next === undefined) return false;
@@ -155,7 +161,7 @@ export function ticketEdits(
   }
 
   function recordUpdate(
-    before: TicketRecord,
+    before: TicketBefore,
     patch: TicketPatch,
     fields: UpdateField[],
     previousLinks: Links,
@@ -216,12 +222,10 @@ export function ticketEdits(
      * when nothing was written, else its row read again (version, position and date are the
      * database's) with the bodies written, so the bodies are read once per change.
      */
-    after(before: TicketRecord, patch: TicketPatch, wrote: boolean): TicketRecord {
+    after(before: TicketRow, wrote: boolean): TicketRow {
       if (!wrote) return before;
-      const row = tickets.row(before.id) as TicketRecord | undefined;
+      const row = tickets.row(before.id);
       if (!row) throw new Error(`ticket ${before.id} vanished while it was changed`);
-      row.bodyMarkdown = patch.bodyMarkdown ?? before.bodyMarkdown;
-      row.bodyHtml = patch.bodyHtml ?? before.bodyHtml;
       return row;
     },
 
@@ -232,11 +236,14 @@ export function ticketEdits(
      * restored), everything else one `ticket_updated`. Nothing is written when nothing changes.
      */
     apply(
-      before: TicketRecord,
+      before: TicketBefore,
       patch: TicketPatch,
       batch: TicketBatch,
       options: { resolvedActions?: boolean } = {},
     ): boolean {
+      if (patch.bodyMarkdown !== undefined && before.bodyMarkdown === undefined) {
+        throw new Error("a body change needs the ticket's bodies to compare with");
+      }
       const previousLinks = currentLinks(before.id, patch);
       const fields = changedFields(before, patch, previousLinks);
       const laneChanged = patch.lane !== undefined && patch.lane.id !== before.laneId;
@@ -245,21 +252,27 @@ export function ticketEdits(
       if (fields.length === 0 && !laneChanged && !archiveChanged) return false;
 
       const title = patch.title ?? before.title;
-      const bodyMarkdown = patch.bodyMarkdown ?? before.bodyMarkdown;
-      tickets.update(before.id, {
+      const row = {
         laneId: patch.lane?.id ?? before.laneId,
         parentTicketId:
           patch.parentTicketId === undefined ? before.parentTicketId : patch.parentTicketId,
         title,
-        bodyMarkdown,
-        bodyHtml: patch.bodyHtml ?? before.bodyHtml,
-        searchText: ticketSearchText(title, bodyMarkdown),
         isResolved: patch.isResolved ?? before.isResolved,
         isArchived: patch.isArchived ?? before.isArchived,
         priority: patch.priority ?? before.priority,
         updatedAt: now(),
-        stored: before,
-      });
+      };
+      if (patch.bodyMarkdown !== undefined) {
+        const { bodyMarkdown } = patch;
+        const bodyHtml = patch.bodyHtml ?? renderMarkdown(bodyMarkdown);
+        const searchText = ticketSearchText(title, bodyMarkdown);
+        const stored = before as TicketRecord;
+        tickets.update(before.id, { ...row, bodyMarkdown, bodyHtml, searchText, stored });
+      } else {
+        // The bodies stay: only the ticket row is written (the title's search text is on it).
+        const titleSearch = foldForSearch(title);
+        tickets.updateRow(before.id, { ...row, titleSearch, stored: before });
+      }
       if (patch.tagIds && fields.includes("tagIds")) {
         ticketTags.replace(before.id, patch.tagIds, now());
       }

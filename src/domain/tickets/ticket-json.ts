@@ -5,8 +5,8 @@ import type { TicketPartsJson } from "./ticket-parts.js";
 /**
  * A full Ticket's JSON from kept pieces (docs/performance.md, "The Ticket answer as kept JSON
  * (session 11)"). The route's serializer (fast-json-stringify) writes a Ticket's properties in
- * schema order; the parts a change of the ticket's own columns leaves alone (tags, references,
- * comments, relations: ticket-parts.ts) and its bodies are cut from one such answer and kept, and
+ * schema order; the parts a change of the ticket's own columns leaves alone (bodies, tags,
+ * references, comments, relations: ticket-parts.ts) are cut from one such answer and kept, and
  * later answers join them with the few fields that change (title, flags, position, dates,
  * version, claim), written here as the serializer writes them: a string as `JSON.stringify`
  * writes it (fast-json-stringify escapes by the same rules, or calls it), an integer as its
@@ -49,11 +49,6 @@ function versionAndClaim(version: number, claim: TicketClaim | null): string {
   return `${VERSION}${version},"claim":${shown}`;
 }
 
-/** The bodies' piece of a Ticket's JSON. */
-export function bodiesJson(bodyMarkdown: string, bodyHtml: string): string {
-  return `${BODIES}${JSON.stringify(bodyMarkdown)},"bodyHtml":${JSON.stringify(bodyHtml)}`;
-}
-
 /** What a Ticket's JSON shows besides its kept pieces. */
 export interface TicketFresh {
   row: TicketRow;
@@ -62,12 +57,12 @@ export interface TicketFresh {
 }
 
 /** A Ticket's JSON (with no remote issue) from its kept pieces and its fresh fields. */
-export function joinTicketJson(fresh: TicketFresh, kept: TicketPartsJson, bodies: string): string {
+export function joinTicketJson(fresh: TicketFresh, kept: TicketPartsJson): string {
   return (
     head(fresh.row, fresh.hasChildren) +
     kept.links +
     versionAndClaim(fresh.row.version, fresh.claim) +
-    bodies +
+    kept.bodies +
     kept.relations +
     NO_REMOTE
   );
@@ -77,11 +72,7 @@ export function joinTicketJson(fresh: TicketFresh, kept: TicketPartsJson, bodies
  * The pieces to keep, cut from the serializer's JSON of a Ticket with no remote issue; undefined
  * when the fields written here would not give that text back.
  */
-export function cutTicketJson(
-  full: string,
-  fresh: TicketFresh,
-  bodies: { markdown: string; html: string },
-): TicketPartsJson | undefined {
+export function cutTicketJson(full: string, fresh: TicketFresh): TicketPartsJson | undefined {
   // Every key before each of these is a scalar or an object without such a key, and a string
   // cannot hold `,"` unescaped: the first occurrence is the Ticket's own property.
   const links = full.indexOf(LINKS);
@@ -93,7 +84,7 @@ export function cutTicketJson(
   const json: TicketPartsJson = {
     links: full.slice(links, version),
     relations: full.slice(relations, remote),
-    bodies: { ...bodies, json: full.slice(body, relations) },
+    bodies: full.slice(body, relations),
   };
-  return joinTicketJson(fresh, json, json.bodies.json) === full ? json : undefined;
+  return joinTicketJson(fresh, json) === full ? json : undefined;
 }

@@ -1,14 +1,17 @@
 import type { RelationRow } from "../../storage/ticket-relations.js";
+import type { TicketText } from "../../storage/tickets.js";
 import type { Board, Comment, Tag, TicketExternalReference } from "../model.js";
 
 /**
- * What a full Ticket shows besides its own row, its text, its claim and its remote link: the
- * rows a change of the ticket's own columns (a title, a priority, a resolution) leaves as they
- * are. Read once and kept, a title PATCH answers with one query for the row instead of seven
- * (docs/performance.md, "The write itself (session 10)").
+ * What a full Ticket shows besides its own row, its claim and its remote link: the rows a change
+ * of the ticket's own columns (a title, a priority, a resolution) leaves as they are. Read once
+ * and kept, a title PATCH answers with one query for the row instead of seven (docs/performance.md,
+ * "The write itself (session 10)"), and reads no bodies ("The Ticket answer as kept JSON").
  */
 export interface TicketParts {
   board: Board;
+  /** Its bodies: a title edit does not write the text row (migrations/014-title-search.ts). */
+  text: TicketText;
   /** Parent, children, blockers both ways and related tickets (storage/ticket-relations.ts). */
   neighbours: RelationRow[];
   tags: Tag[];
@@ -26,8 +29,8 @@ export interface TicketPartsJson {
   links: string;
   /** `,"comments":[…],"blockers":[…],"blockedBy":[…],"related":[…],"parent":…,"children":[…]` */
   relations: string;
-  /** The bodies' JSON (`,"bodyMarkdown":…,"bodyHtml":…`), for the bodies it was written from. */
-  bodies: { markdown: string; html: string; json: string };
+  /** `,"bodyMarkdown":…,"bodyHtml":…` */
+  bodies: string;
 }
 
 /** Kept parts are bounded by this estimate of their size (UTF-16 characters count twice). */
@@ -38,6 +41,7 @@ const ROW_BYTES = 200;
 
 function sizeOf(parts: TicketParts): number {
   let bytes = ENTRY_BYTES + ROW_BYTES * (parts.neighbours.length + parts.tags.length);
+  bytes += 2 * (parts.text.bodyMarkdown.length + parts.text.bodyHtml.length);
   for (const row of parts.neighbours) bytes += 2 * row.title.length;
   for (const reference of parts.externalReferences) {
     bytes += ROW_BYTES + 2 * (reference.url.length + (reference.title?.length ?? 0));
@@ -50,9 +54,7 @@ function sizeOf(parts: TicketParts): number {
 
 function jsonSizeOf(json: TicketPartsJson): number {
   const { links, relations, bodies } = json;
-  // The bodies it was written from are kept too (to compare with the record's).
-  const texts = bodies.json.length + bodies.markdown.length + bodies.html.length;
-  return 2 * (links.length + relations.length + texts);
+  return 2 * (links.length + relations.length + bodies.length);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Stores } from "../../storage/index.js";
 import type { ClaimRow } from "../../storage/ticket-claims.js";
 import type { RelationKind, RelationRow } from "../../storage/ticket-relations.js";
-import type { TicketListFilter, TicketRecord, TicketRow } from "../../storage/tickets.js";
+import type { TicketListFilter, TicketRow } from "../../storage/tickets.js";
 import { now } from "../clock.js";
 import { NotFound } from "../errors.js";
 import type {
@@ -17,7 +17,7 @@ import type {
 } from "../model.js";
 import type { Read } from "../transaction.js";
 import { claimView } from "./ticket-claims.js";
-import { bodiesJson, cutTicketJson, joinTicketJson } from "./ticket-json.js";
+import { cutTicketJson, joinTicketJson } from "./ticket-json.js";
 import { KeptTicketParts, type TicketParts } from "./ticket-parts.js";
 
 /** A full Ticket's JSON as the route's response serializer writes it. */
@@ -25,7 +25,8 @@ export type SerializeTicket = (ticket: Ticket) => string;
 
 /** What a write already knows of the ticket it answers (read in its unit of work). */
 export interface KnownTicket {
-  record: TicketRecord;
+  /** Its row as the write left it. */
+  record: TicketRow;
   /** Its remote link when the write read it (undefined: read it). */
   remote?: TicketRemote | null;
 }
@@ -111,8 +112,11 @@ export function ticketViews(
       // A move to another board notes the parts too; this check costs nothing.
       if (parts && parts.board.id === record.boardId) return parts;
     }
+    const text = tickets.text(ticketId);
+    if (!text) throw new NotFound("ticket not found");
     const parts: TicketParts = {
       board: boardOf(record.boardId),
+      text,
       neighbours: ticketRelations.neighbours(ticketId),
       tags: stores.ticketTags.tagsOfTicket(ticketId),
       externalReferences: stores.externalReferences.listByTicket(ticketId),
@@ -195,19 +199,20 @@ export function ticketViews(
     };
   }
 
-  function recordOf(ticketId: number): TicketRecord {
-    const record = tickets.get(ticketId);
-    if (!record) throw new NotFound("ticket not found");
-    return record;
+  /** A ticket's row (its bodies are among its parts). */
+  function rowOf(ticketId: number): TicketRow {
+    const row = tickets.row(ticketId);
+    if (!row) throw new NotFound("ticket not found");
+    return row;
   }
 
   function remoteOf(ticketId: number, known: KnownTicket | undefined): TicketRemote | null {
     return known?.remote !== undefined ? known.remote : stores.remoteLinks.get(ticketId);
   }
 
-  /** The full Ticket of a record with its parts, claim and remote link. */
+  /** The full Ticket of a row with its parts, claim and remote link. */
   function fullTicket(
-    record: TicketRecord,
+    record: TicketRow,
     parts: TicketParts,
     claims: Map<number, ClaimRow>,
     remote: TicketRemote | null,
@@ -217,8 +222,8 @@ export function ticketViews(
     const relations = relationsFromRows(board, parts.neighbours);
     return {
       ...core(board, record, links, [...parts.externalReferences]),
-      bodyMarkdown: record.bodyMarkdown,
-      bodyHtml: record.bodyHtml,
+      bodyMarkdown: parts.text.bodyMarkdown,
+      bodyHtml: parts.text.bodyHtml,
       comments: [...parts.comments],
       ...relations,
       remote,
@@ -374,7 +379,7 @@ export function ticketViews(
     /** The full Ticket; NotFound when it does not exist. */
     ticket(ticketId: number, known?: KnownTicket): Ticket {
       return read(() => {
-        const record = known?.record ?? recordOf(ticketId);
+        const record = known?.record ?? rowOf(ticketId);
         const parts = partsOf(record);
         return fullTicket(record, parts, claimOf(ticketId), remoteOf(ticketId, known));
       });
@@ -387,7 +392,7 @@ export function ticketViews(
      */
     ticketJson(ticketId: number, serialize: SerializeTicket, known?: KnownTicket): string {
       return read(() => {
-        const record = known?.record ?? recordOf(ticketId);
+        const record = known?.record ?? rowOf(ticketId);
         const parts = partsOf(record);
         const claims = claimOf(ticketId);
         const remote = remoteOf(ticketId, known);
@@ -398,19 +403,9 @@ export function ticketViews(
           claim: claimView(claims.get(ticketId), now(), record),
         };
         const json = kept.jsonOf(ticketId, parts);
-        if (json) {
-          let { bodies } = json;
-          if (bodies.markdown !== record.bodyMarkdown || bodies.html !== record.bodyHtml) {
-            // The bodies changed (they are no part): written once, kept for the next answers.
-            const { bodyMarkdown: markdown, bodyHtml: html } = record;
-            bodies = { markdown, html, json: bodiesJson(markdown, html) };
-            kept.setJson(ticketId, parts, { ...json, bodies });
-          }
-          return joinTicketJson(fresh, json, bodies.json);
-        }
+        if (json) return joinTicketJson(fresh, json);
         const full = serialize(fullTicket(record, parts, claims, remote));
-        const bodies = { markdown: record.bodyMarkdown, html: record.bodyHtml };
-        const cut = cutTicketJson(full, fresh, bodies);
+        const cut = cutTicketJson(full, fresh);
         if (cut) kept.setJson(ticketId, parts, cut);
         return full;
       });
@@ -419,9 +414,7 @@ export function ticketViews(
     /** Parent, children, blockers, blockedBy and related of a ticket. */
     relations(ticketId: number): TicketRelations {
       return read(() => {
-        const record = tickets.get(ticketId);
-        if (!record) throw new NotFound("ticket not found");
-        const parts = partsOf(record);
+        const parts = partsOf(rowOf(ticketId));
         return relationsFromRows(parts.board, parts.neighbours);
       });
     },

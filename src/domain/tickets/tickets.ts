@@ -1,5 +1,5 @@
 import type { Stores } from "../../storage/index.js";
-import type { TicketListFilter, TicketRecord } from "../../storage/tickets.js";
+import type { TicketListFilter, TicketRecord, TicketRow } from "../../storage/tickets.js";
 import type { ActivityRecorder } from "../activity.js";
 import type { BoardService } from "../boards/boards.js";
 import { now } from "../clock.js";
@@ -69,9 +69,16 @@ export function ticketService(
     return ticket;
   }
 
+  function requireRow(ticketId: number): TicketRow {
+    const row = tickets.row(ticketId);
+    if (!row) throw new NotFound("ticket not found");
+    return row;
+  }
+
   /**
    * Applies a patch to one ticket, renumbers the lanes it touched and answers with `answer`,
-   * given what the change already read of the ticket (its row is read once, with its bodies).
+   * given what the change already read of the ticket. Its bodies are read only for a body
+   * change (to compare); the answer takes them from the kept parts (ticket-parts.ts).
    */
   function change<T>(
     ticketId: number,
@@ -80,7 +87,7 @@ export function ticketService(
   ): T {
     const text = edits.cleanText(input);
     return transact((changes) => {
-      const before = require(ticketId);
+      const before = text.bodyMarkdown === undefined ? requireRow(ticketId) : require(ticketId);
       let remote: TicketRemote | null | undefined;
       // API.md rule 7: a tracked ticket's title is the remote issue's, read-only.
       if (text.title !== undefined && text.title !== before.title) {
@@ -93,7 +100,7 @@ export function ticketService(
       const wrote = edits.apply(before, patch, batch);
       edits.settle(batch);
       // Settling renumbers lanes: the row is read after it (a title change settles nothing).
-      return answer(ticketId, { record: edits.after(before, patch, wrote), remote });
+      return answer(ticketId, { record: edits.after(before, wrote), remote });
     });
   }
 
