@@ -65,13 +65,15 @@ export async function seed(root: string, dbFile: string, end = END): Promise<num
     Number(lane.run(boardId, name, position).lastInsertRowid),
   ) as [number, number, number, number];
   const ticket = db.prepare(
-    `INSERT INTO tickets (board_id, lane_id, title, title_search, is_resolved, position, created_at,
-       updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO tickets (board_id, lane_id, title, is_resolved, position, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   // Every ticket has its text row, as tack writes it (a single-ticket read or write needs it).
+  // Written as every build's schema takes it: since migration 014 the title's search text belongs
+  // on the ticket row (here it stays in the text row, and the ticket row's copy empty), which
+  // only a search would notice, and this bench does not search.
   const text = db.prepare(
-    "INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html) VALUES (?, '', '', '')",
+    "INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html) VALUES (?, ?, '', '')",
   );
   const activity = db.prepare(
     `INSERT INTO activity (board_id, ticket_id, subject_ticket_id, action, message, details_json,
@@ -87,18 +89,10 @@ export async function seed(root: string, dbFile: string, end = END): Promise<num
       const position = positions.get(lastLane) ?? 0;
       positions.set(lastLane, position + 1);
       const id = Number(
-        ticket.run(
-          boardId,
-          lastLane,
-          `Ticket ${i}`,
-          `ticket ${i}`,
-          open ? 0 : 1,
-          position,
-          iso(created),
-          at,
-        ).lastInsertRowid,
+        ticket.run(boardId, lastLane, `Ticket ${i}`, open ? 0 : 1, position, iso(created), at)
+          .lastInsertRowid,
       );
-      text.run(id);
+      text.run(id, `Ticket ${i}`);
       const actor = `agent-${i % 7}`;
       const step = (hours: number) => iso(created + hours * 3_600_000 + (i % 3_600) * 1000);
       const write = (action: string, message: string, details: unknown, when: string) => {
