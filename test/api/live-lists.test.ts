@@ -387,6 +387,14 @@ test("a title PATCH answers what GET and a fresh computation give, whatever chan
     const reference = await fresh.get(`/api/tickets/${ticket}`);
     assert.equal(patched.text, reference.text, `${JSON.stringify(body)}: the answer differs`);
   }
+  // A transition answers its Ticket the same way (joined from the kept JSON).
+  for (const body of [{ laneName: "lane 1" }, { laneName: "lane 1", isResolved: true }]) {
+    await live.get(`/api/tickets/${ticket}`);
+    const moved = await live.patch(`/api/tickets/${ticket}/transition`, body);
+    assert.equal(moved.status, 200, moved.text);
+    const reference = await fresh.get(`/api/tickets/${ticket}`);
+    assert.equal(moved.text, reference.text, `${JSON.stringify(body)}: the answer differs`);
+  }
 });
 
 test("the ready list follows a parent's blocker, which changes no row of the child", async () => {

@@ -15,6 +15,13 @@ import type { TicketLanes } from "./ticket-ordering.js";
 import { parseTicketSearch } from "./ticket-search.js";
 import type { KnownTicket, SerializeTicket, TicketRelations, TicketViews } from "./ticket-views.js";
 
+/** A move to a lane by name (PATCH /api/tickets/{id}/transition). */
+export interface TransitionInput {
+  laneName: string;
+  isResolved?: boolean;
+  isCompleted?: boolean;
+}
+
 /** Query of the board list, as the HTTP layer parsed it. */
 export interface TicketListQuery {
   lane_id?: number;
@@ -106,6 +113,24 @@ export function ticketService(
 
   const ticketAnswer = (ticketId: number, known: KnownTicket): Ticket =>
     views.ticket(ticketId, known);
+
+  /** Moves to the lane named `laneName`; isResolved changes only when sent. */
+  function transition<T>(
+    ticketId: number,
+    input: TransitionInput,
+    answer: (ticketId: number, known: KnownTicket) => T,
+  ): T {
+    return transact(() => {
+      const ticket = requireRow(ticketId);
+      const lane = lanes.laneNamed(ticket.boardId, input.laneName);
+      const isResolved = input.isResolved ?? input.isCompleted;
+      return change(
+        ticketId,
+        isResolved === undefined ? { laneId: lane.id } : { laneId: lane.id, isResolved },
+        answer,
+      );
+    });
+  }
 
   return {
     /** Throws NotFound unless the ticket exists; returns its record. */
@@ -209,21 +234,12 @@ export function ticketService(
       views.ticketJson(ticketId, serialize),
 
     /** Moves to the lane named `laneName`; isResolved changes only when sent. */
-    transition(
-      ticketId: number,
-      input: { laneName: string; isResolved?: boolean; isCompleted?: boolean },
-    ): Ticket {
-      return transact(() => {
-        const ticket = require(ticketId);
-        const lane = lanes.laneNamed(ticket.boardId, input.laneName);
-        const isResolved = input.isResolved ?? input.isCompleted;
-        return change(
-          ticketId,
-          isResolved === undefined ? { laneId: lane.id } : { laneId: lane.id, isResolved },
-          ticketAnswer,
-        );
-      });
-    },
+    transition: (ticketId: number, input: TransitionInput): Ticket =>
+      transition(ticketId, input, ticketAnswer),
+
+    /** `transition` answering the Ticket's JSON as `serialize` writes it. */
+    transitionAsJson: (ticketId: number, input: TransitionInput, serialize: SerializeTicket) =>
+      transition(ticketId, input, (id, known) => views.ticketJson(id, serialize, known)),
 
     /**
      * Deletes a ticket. Its links, tags, comments, events and references go with it (foreign

@@ -146,6 +146,7 @@ export function ticketRoutes(
   // with `freshLists` (the reference server of the tests) they answer objects, serialized anew.
   let serializeForGet: SerializeTicket | undefined;
   let serializeForPatch: SerializeTicket | undefined;
+  let serializeForTransition: SerializeTicket | undefined;
 
   app.get(
     "/api/boards/:boardId/tickets",
@@ -299,11 +300,19 @@ export function ticketRoutes(
         response: { 200: answer(TicketRef, "The ticket as moved."), ...errors(400, 404, 412) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { ticketId } = request.params;
-      return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
-        tickets.transition(ticketId, request.body),
+      if (options.freshLists) {
+        return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+          tickets.transition(ticketId, request.body),
+        );
+      }
+      serializeForTransition ??= ticketSerializer(reply);
+      const serialize = serializeForTransition;
+      const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+        tickets.transitionAsJson(ticketId, request.body, serialize),
       );
+      return sendJson(reply, json);
     },
   );
 
