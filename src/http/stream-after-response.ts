@@ -21,9 +21,9 @@ export function installStreamAfterResponse(app: TackApp): void {
     flushStreamsDue();
     const scope = new HeldDeliveries(!READS.has(request.method));
     request[SCOPE] = scope;
-    const release = () => scope.release();
-    reply.raw.once("finish", release);
-    reply.raw.once("close", release);
+    // A response emits `close` once, after it has finished (on the next tick) or when its
+    // connection closed before: one listener covers both.
+    reply.raw.on("close", () => scope.release());
     done();
   });
   app.addHook("onRoute", (route) => {
