@@ -3,6 +3,9 @@
  * the most self time, and with the most inclusive time (a function's own time plus its callees',
  * counted once per sample however often it recurs). `node --import tsx bench/profile-summary.ts
  * <file.cpuprofile> [regex]`: with a regex, the inclusive list keeps only matching functions.
+ * `... <file.cpuprofile> --tree <regex> [depth] [min ms]`: the call tree (inclusive and self ms)
+ * under the three heaviest nodes whose function matches, down to `depth` (6) levels, leaving out
+ * branches under `min ms` (10).
  */
 import { readFileSync } from "node:fs";
 
@@ -18,6 +21,12 @@ interface Profile {
   timeDeltas: number[];
 }
 
+/** `function dir/file:line`, the name both views print. */
+function nameOf(node: ProfileNode): string {
+  const where = node.callFrame.url.split("/").slice(-2).join("/");
+  return `${node.callFrame.functionName || "(anonymous)"} ${where}:${node.callFrame.lineNumber + 1}`;
+}
+
 export function summarizeProfile(file: string, filter?: RegExp, rows = 30): string {
   const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -28,10 +37,6 @@ export function summarizeProfile(file: string, filter?: RegExp, rows = 30): stri
   profile.samples.forEach((id, index) => {
     timeOf.set(id, (timeOf.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0));
   });
-  const name = (node: ProfileNode) => {
-    const where = node.callFrame.url.split("/").slice(-2).join("/");
-    return `${node.callFrame.functionName || "(anonymous)"} ${where}:${node.callFrame.lineNumber + 1}`;
-  };
   const self = new Map<string, number>();
   const inclusive = new Map<string, number>();
   let total = 0;
@@ -40,10 +45,10 @@ export function summarizeProfile(file: string, filter?: RegExp, rows = 30): stri
     const node = nodes.get(id) as ProfileNode;
     total += time;
     if (node.callFrame.functionName === "(idle)") idle += time;
-    self.set(name(node), (self.get(name(node)) ?? 0) + time);
+    self.set(nameOf(node), (self.get(nameOf(node)) ?? 0) + time);
     const seen = new Set<string>();
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const key = name(nodes.get(at) as ProfileNode);
+      const key = nameOf(nodes.get(at) as ProfileNode);
       if (seen.has(key)) continue;
       seen.add(key);
       inclusive.set(key, (inclusive.get(key) ?? 0) + time);
@@ -70,8 +75,45 @@ export function summarizeProfile(file: string, filter?: RegExp, rows = 30): stri
   ].join("\n");
 }
 
+/** The call tree under the heaviest nodes matching `root`: inclusive ms, self ms, function. */
+export function callTree(file: string, root: RegExp, depth = 6, minMs = 10): string {
+  const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<number, number>();
+  profile.samples.forEach((id, index) => {
+    self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
+  });
+  const inclusive = new Map<number, number>();
+  const total = (id: number): number => {
+    let ms = inclusive.get(id);
+    if (ms === undefined) {
+      ms = self.get(id) ?? 0;
+      for (const child of nodes.get(id)?.children ?? []) ms += total(child);
+      inclusive.set(id, ms);
+    }
+    return ms;
+  };
+  const lines: string[] = [];
+  const print = (node: ProfileNode, level: number) => {
+    if (total(node.id) < minMs) return;
+    const times = `${total(node.id).toFixed(0).padStart(6)} ${(self.get(node.id) ?? 0).toFixed(0).padStart(5)}`;
+    lines.push(`${"  ".repeat(level)}${times} ${nameOf(node)}`);
+    if (level >= depth) return;
+    const children = (node.children ?? []).map((id) => nodes.get(id) as ProfileNode);
+    for (const child of children.sort((a, b) => total(b.id) - total(a.id))) print(child, level + 1);
+  };
+  const roots = profile.nodes.filter((node) => root.test(nameOf(node)));
+  for (const node of roots.sort((a, b) => total(b.id) - total(a.id)).slice(0, 3)) print(node, 0);
+  return ["inclusive ms, self ms, function", ...lines].join("\n");
+}
+
 if (process.argv[1]?.endsWith("profile-summary.ts")) {
-  const [file, filter] = process.argv.slice(2);
-  if (!file) throw new Error("usage: profile-summary.ts <file.cpuprofile> [regex]");
-  console.log(summarizeProfile(file, filter ? new RegExp(filter) : undefined));
+  const [file, filter, ...rest] = process.argv.slice(2);
+  if (!file) throw new Error("usage: profile-summary.ts <file.cpuprofile> [regex | --tree <regex>]");
+  if (filter === "--tree") {
+    const [root = ".", depth, minMs] = rest;
+    console.log(callTree(file, new RegExp(root), Number(depth ?? 6), Number(minMs ?? 10)));
+  } else {
+    console.log(summarizeProfile(file, filter ? new RegExp(filter) : undefined));
+  }
 }
