@@ -40,7 +40,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { migrations } from "../src/storage/migrations/index.js";
 import { issueBoardDocument, RARE_WORD } from "./dataset.js";
-import { Client, cpuMs, seedDatabase, startTack } from "./lib.js";
+import { Client, cpuMs, seedDatabase, startTack, type TackProcess } from "./lib.js";
 import { type BoardStream, openBoardStream } from "./swarm-http.js";
 
 const TICKETS = 10_000;
@@ -176,27 +176,49 @@ async function main(): Promise<void> {
   const flags = options();
   const seed = await seedFile();
   const folder = mkdtempSync(join(tmpdir(), "tack-live-profile-"));
-  const dbFile = join(folder, "tack.sqlite");
   // The copy is ~86 MB: gone after the run, and on Ctrl-C too (the server gets the SIGINT).
   process.once("SIGINT", () => {
     rmSync(folder, { recursive: true, force: true });
     process.exit(130);
   });
-  for (const suffix of SQLITE_FILES) {
-    if (existsSync(seed + suffix)) copyFileSync(seed + suffix, dbFile + suffix);
-  }
   const profileDir = flags.profileDir;
-  const profiling = profileDir
-    ? ["--cpu-prof", "--cpu-prof-interval=200", `--cpu-prof-dir=${profileDir}`]
-    : [];
-  if (profileDir) mkdirSync(profileDir, { recursive: true });
-  const before = new Set(profileDir ? readdirSync(profileDir) : []);
-  const streams: BoardStream[] = [];
-  const tack = await startTack([], undefined, {
-    dbFile,
-    nodeArgs: [...profiling, ...flags.nodeArgs],
-  });
+  const before = new Set<string>();
+  try {
+    const dbFile = join(folder, "tack.sqlite");
+    for (const suffix of SQLITE_FILES) {
+      if (existsSync(seed + suffix)) copyFileSync(seed + suffix, dbFile + suffix);
+    }
+    if (profileDir) {
+      mkdirSync(profileDir, { recursive: true });
+      for (const file of readdirSync(profileDir)) before.add(file);
+    }
+    const profiling = profileDir
+      ? ["--cpu-prof", "--cpu-prof-interval=200", `--cpu-prof-dir=${profileDir}`]
+      : [];
+    const tack = await startTack([], undefined, {
+      dbFile,
+      nodeArgs: [...profiling, ...flags.nodeArgs],
+    });
+    try {
+      await measure(tack, flags);
+    } finally {
+      await tack.stop();
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+  if (profileDir) {
+    for (const file of readdirSync(profileDir).filter((name) => !before.has(name))) {
+      console.log(`profile: ${join(profileDir, file)}`);
+    }
+    console.log("read it with: node --import tsx bench/profile-summary.ts <file> [--tree <regex>]");
+  }
+}
+
+/** Opens the streams, warms up, runs the mode's loop and prints the server's CPU per operation. */
+async function measure(tack: TackProcess, flags: ReturnType<typeof options>): Promise<void> {
   const client = new Client(tack.url, 64);
+  const streams: BoardStream[] = [];
   try {
     for (let i = 0; i < flags.streams; i++) {
       streams.push(await openBoardStream(tack.url, 1, () => {}));
@@ -224,14 +246,6 @@ async function main(): Promise<void> {
   } finally {
     for (const stream of streams) stream.close();
     client.close();
-    await tack.stop();
-    rmSync(folder, { recursive: true, force: true });
-  }
-  if (profileDir) {
-    for (const file of readdirSync(profileDir).filter((name) => !before.has(name))) {
-      console.log(`profile: ${join(profileDir, file)}`);
-    }
-    console.log("read it with: node --import tsx bench/profile-summary.ts <file> [--tree <regex>]");
   }
 }
 
