@@ -76,7 +76,8 @@ function options() {
   if (!MODES.includes(mode)) throw new Error(`mode must be one of ${MODES.join(", ")}`);
   const number = (name: string, value: string, min: number) => {
     const parsed = Number(value);
-    if (!Number.isFinite(parsed) || parsed < min) throw new Error(`${name} must be a number >= ${min}`);
+    if (!Number.isFinite(parsed) || parsed < min)
+      throw new Error(`${name} must be a number >= ${min}`);
     return parsed;
   };
   return {
@@ -92,7 +93,10 @@ function options() {
 
 /** The cached seed, imported by this build on first use; its name changes with the schema. */
 async function seedFile(): Promise<string> {
-  const file = join(tmpdir(), `tack-live-profile-${TICKETS}t-${COMMENTS}c-schema${migrations.length}.sqlite`);
+  const file = join(
+    tmpdir(),
+    `tack-live-profile-${TICKETS}t-${COMMENTS}c-schema${migrations.length}.sqlite`,
+  );
   if (existsSync(file)) return file;
   console.log(`seeding ${file} (once: ${TICKETS} tickets, ${COMMENTS} comments)`);
   // Seeded under another name and renamed when complete, so an interrupted seed is not reused.
@@ -231,7 +235,10 @@ async function measure(tack: TackProcess, flags: ReturnType<typeof options>): Pr
     const threadsBefore = threadCpu(tack.pid);
     const cpuBefore = cpuMs(tack.pid) as number;
     const until = performance.now() + flags.seconds * 1000;
-    const ops = Math.max(await runLoop(client, flags.mode, until, flags.concurrency, readTicket), 1);
+    const ops = Math.max(
+      await runLoop(client, flags.mode, until, flags.concurrency, readTicket),
+      1,
+    );
     const cpu = (cpuMs(tack.pid) as number) - cpuBefore;
     const perThread = [...threadCpu(tack.pid)]
       .map(([thread, ms]) => [thread, ms - (threadsBefore.get(thread) ?? 0)] as const)

@@ -109,7 +109,8 @@ export function callTree(file: string, root: RegExp, depth = 6, minMs = 10): str
 
 if (process.argv[1]?.endsWith("profile-summary.ts")) {
   const [file, filter, ...rest] = process.argv.slice(2);
-  if (!file) throw new Error("usage: profile-summary.ts <file.cpuprofile> [regex | --tree <regex>]");
+  if (!file)
+    throw new Error("usage: profile-summary.ts <file.cpuprofile> [regex | --tree <regex>]");
   if (filter === "--tree") {
     const [root = ".", depth, minMs] = rest;
     console.log(callTree(file, new RegExp(root), Number(depth ?? 6), Number(minMs ?? 10)));
