@@ -4,8 +4,8 @@
  * counted once per sample however often it recurs). `node --import tsx bench/profile-summary.ts
  * <file.cpuprofile> [regex]`: with a regex, the inclusive list keeps only matching functions.
  * `... <file.cpuprofile> --tree <regex> [depth] [min ms]`: the call tree (inclusive and self ms)
- * under the three heaviest nodes whose function matches, down to `depth` (6) levels, leaving out
- * branches under `min ms` (10).
+ * under the three heaviest nodes whose function matches (outermost ones: not those inside a
+ * matching node), down to `depth` (6) levels, leaving out branches under `min ms` (10).
  */
 import { readFileSync } from "node:fs";
 
@@ -102,7 +102,17 @@ export function callTree(file: string, root: RegExp, depth = 6, minMs = 10): str
     const children = (node.children ?? []).map((id) => nodes.get(id) as ProfileNode);
     for (const child of children.sort((a, b) => total(b.id) - total(a.id))) print(child, level + 1);
   };
-  const roots = profile.nodes.filter((node) => root.test(nameOf(node)));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  const matches = (id: number) => root.test(nameOf(nodes.get(id) as ProfileNode));
+  const insideMatch = (id: number) => {
+    for (let at = parent.get(id); at !== undefined; at = parent.get(at))
+      if (matches(at)) return true;
+    return false;
+  };
+  // A recursive or nested match would print the same subtree again under its outer match.
+  const roots = profile.nodes.filter((node) => matches(node.id) && !insideMatch(node.id));
   for (const node of roots.sort((a, b) => total(b.id) - total(a.id)).slice(0, 3)) print(node, 0);
   return ["inclusive ms, self ms, function", ...lines].join("\n");
 }

@@ -42,6 +42,8 @@ test("the call tree under a matching function, heaviest child first, small branc
   );
   assert.match(lines[2] as string, /^ {2}\s*20/, "a child is indented under its parent");
   assert.match(callTree(file, /handler/, 6, 0), /3\s+3 serialize http\/app\.js:20/);
+  const nested = callTree(file, /handler|write/, 6, 4);
+  assert.equal(nested.match(/write/g)?.length, 1, "a match inside a match is not a root again");
 });
 
 test("the flat summary still lists self and inclusive times", () => {
