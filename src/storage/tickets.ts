@@ -413,14 +413,7 @@ export function ticketStore(db: Db) {
     update(id: number, ticket: TicketWrite & { stored?: TicketRecord }): void {
       const { stored } = ticket;
       const values = { id, ...sqlValues(ticket) };
-      if (
-        !stored ||
-        stored.laneId !== ticket.laneId ||
-        stored.parentTicketId !== ticket.parentTicketId ||
-        stored.isArchived !== ticket.isArchived
-      ) {
-        updatePlacement.run(values);
-      }
+      if (placementChanges(stored, ticket)) updatePlacement.run(values);
       updateFields.run(values);
       // The body's search text is folded from the Markdown, so it changes only with it.
       if (
@@ -439,14 +432,7 @@ export function ticketStore(db: Db) {
     updateRow(id: number, ticket: TicketRowWrite & { stored?: TicketRow }): void {
       const { stored } = ticket;
       const values = { id, ...rowValues(ticket) };
-      if (
-        !stored ||
-        stored.laneId !== ticket.laneId ||
-        stored.parentTicketId !== ticket.parentTicketId ||
-        stored.isArchived !== ticket.isArchived
-      ) {
-        updatePlacement.run(values);
-      }
+      if (placementChanges(stored, ticket)) updatePlacement.run(values);
       updateFields.run(values);
     },
 
@@ -514,6 +500,18 @@ export function ticketStore(db: Db) {
 }
 
 export type TicketStore = ReturnType<typeof ticketStore>;
+
+type Placement = Pick<TicketRow, "laneId" | "parentTicketId" | "isArchived">;
+
+/** Whether a write moves the ticket's indexed columns (always, when nothing was read before). */
+function placementChanges(stored: Placement | undefined, next: Placement): boolean {
+  return (
+    !stored ||
+    stored.laneId !== next.laneId ||
+    stored.parentTicketId !== next.parentTicketId ||
+    stored.isArchived !== next.isArchived
+  );
+}
 
 function rowValues(ticket: TicketRowWrite) {
   return {
