@@ -526,19 +526,13 @@ function rowValues(ticket: TicketRowWrite) {
   };
 }
 
+/** `rowValues` and the text row's: the bodies and their folded text. */
 function sqlValues(ticket: TicketWrite) {
   return {
-    laneId: ticket.laneId,
-    parentTicketId: ticket.parentTicketId,
-    title: ticket.title,
+    ...rowValues({ ...ticket, titleSearch: ticket.searchText.title }),
     bodyMarkdown: ticket.bodyMarkdown,
     bodyHtml: ticket.bodyHtml,
-    titleSearch: ticket.searchText.title,
     bodySearch: ticket.searchText.body,
-    isResolved: ticket.isResolved ? 1 : 0,
-    isArchived: ticket.isArchived ? 1 : 0,
-    priority: ticket.priority,
-    updatedAt: ticket.updatedAt,
   };
 }
 
