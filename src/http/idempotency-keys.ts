@@ -12,8 +12,9 @@ import type { TackApp } from "./types.js";
  * `Idempotency-Key` on create endpoints (CONTRACT.md §13), the HTTP side: routes opt in with
  * `config: { idempotent: true }`. Before validation, a key seen before gets its first answer
  * again (or 422 when the path or body differ); a key in flight makes the duplicate wait for the
- * first request's answer. The answer is remembered when it is sent (domain/idempotency.ts keeps
- * it in the database for 24 hours; a 5xx is not kept).
+ * first request's answer. The answer is remembered when it is sent, also when the client has
+ * left meanwhile (domain/idempotency.ts keeps it in the database for 24 hours; a 5xx is not
+ * kept).
  */
 export interface IdempotentRouteConfig {
   idempotent?: boolean;
@@ -98,16 +99,18 @@ export function installIdempotencyKeys(app: TackApp, service: IdempotencyService
   };
 
   // Only routes that take a key run these hooks: any other request (a PATCH, a GET) has no
-  // preValidation, onResponse or abort hook to run, and no `close` listener added for one.
+  // preValidation or onResponse hook to run.
+  //
+  // A client that leaves before its answer does not release the key: the key is claimed only
+  // once the body has been read, and from there the handler goes on without its client and
+  // sends its answer through onSend, which keeps it for the retry. Releasing when the client
+  // leaves would let a retry write a second time while the first is still writing, and lose the
+  // first answer (test/api/idempotency-keys.test.ts, "a client that leaves").
   app.addHook("onRoute", (route) => {
     if (!(route.config as IdempotentRouteConfig | undefined)?.idempotent) return;
     route.preValidation = withHook(route.preValidation, recallOrClaim);
-    // A request that ends without sending (aborted) must not keep its duplicates waiting.
+    // Normally onSend has released the key already; this is for an answer that skipped it.
     route.onResponse = withHook(route.onResponse, (request, _reply, done) => {
-      finish(request);
-      done();
-    });
-    route.onRequestAbort = withHook(route.onRequestAbort, (request, done) => {
       finish(request);
       done();
     });

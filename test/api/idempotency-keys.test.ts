@@ -1,13 +1,21 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
+import { connect, type Socket } from "node:net";
+import { after, describe, test } from "node:test";
 import { useClock } from "../../src/domain/clock.js";
+import { startFakeGitHub } from "../fakes/github.js";
 import { assertError } from "../helpers/factories.js";
 import { startTestServer } from "../helpers/server.js";
 import { boardWithLanes, listTickets, newTicket } from "../helpers/tickets.js";
+import { credentialsEnv, TOKENS } from "./remote-fixtures.js";
 
 // CONTRACT.md §13: Idempotency-Key on the create endpoints.
 
-const api = await startTestServer();
+// A remote import waits for the provider: the fake holds its answer while a client leaves.
+const gh = await startFakeGitHub({ token: TOKENS.github });
+after(() => gh.close());
+const api = await startTestServer({
+  env: credentialsEnv({ [`github:${gh.instanceUrl}`]: TOKENS.github }),
+});
 const keyed = (method: string, path: string, body: unknown, key: string) =>
   api.request(method, path, body, { "idempotency-key": key });
 
@@ -141,6 +149,42 @@ describe("Idempotency-Key", () => {
     assert.equal(await boards(), before + 1);
   });
 
+  test("a client that leaves before its answer: the retry gets that answer, nothing written twice", {
+    timeout: 20_000, // a key never released would keep the retry waiting forever
+  }, async () => {
+    const board = await boardWithLanes(api, "Left");
+    gh.addIssue({ owner: "octo", repo: "keys", number: 7, title: "Slow remote" });
+    const path = `/api/boards/${board.boardId}/remote-import`;
+    const body = {
+      laneId: board.laneIds[0],
+      provider: "github",
+      instanceUrl: gh.instanceUrl,
+      projectKey: "octo/keys",
+      issueKey: "7",
+    };
+    const remoteAnswer = gh.holdNext();
+    const serverSide = nextConnection();
+    const client = sendKeyed(path, body, "left-1");
+    await remoteAnswer.arrived; // tack is in the handler, waiting for the issue
+    const socket = await serverSide;
+    const closed = new Promise((resolve) => socket.once("close", resolve));
+    client.resetAndDestroy();
+    await closed;
+    await new Promise((resolve) => setImmediate(resolve)); // the request's own close listeners
+    remoteAnswer.release();
+    // The first request goes on without its client and ends with the ticket.
+    while ((await listTickets(api, board.boardId)).length === 0) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    const retried = await keyed("POST", path, body, "left-1");
+    assert.equal(retried.status, 201, retried.text);
+    const [ticket] = await listTickets(api, board.boardId);
+    assert.equal(retried.body.id, ticket?.id);
+    const again = await keyed("POST", path, body, "left-1");
+    assert.equal(again.text, retried.text);
+    assert.equal((await listTickets(api, board.boardId)).length, 1);
+  });
+
   test("keys are forgotten after 24 hours", async () => {
     const first = await keyed("POST", "/api/boards", { name: "old" }, "old-1");
     assert.equal(first.status, 201);
@@ -180,3 +224,21 @@ test("a retry after a restart gets the first answer", async () => {
   assert.equal(retried.text, created.text);
   assert.equal((await second.get("/api/boards")).body.boards.length, 1);
 });
+
+/** The server's end of the next connection it accepts. */
+function nextConnection(): Promise<Socket> {
+  return new Promise((resolve) => api.server.app.server.once("connection", resolve));
+}
+
+/** A keyed JSON POST on a socket of its own, left open for the test to cut. */
+function sendKeyed(path: string, body: unknown, key: string): Socket {
+  const url = new URL(api.url);
+  const text = JSON.stringify(body);
+  const socket = connect(Number(url.port), url.hostname);
+  socket.on("error", () => {}); // the test resets it
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
+      `Idempotency-Key: ${key}\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+  );
+  return socket;
+}

@@ -32,6 +32,13 @@ export interface FailNextOptions extends InterceptOptions {
   headers?: Record<string, string>;
 }
 
+/** A held answer (`holdNext`): the request has come once `arrived` resolves. */
+export interface HeldAnswer {
+  arrived: Promise<RecordedRequest>;
+  /** Sends the answer the request would have had. */
+  release(): void;
+}
+
 /** Controls every fake offers; tests flip these switches, then assert on `requests`. */
 export interface FakeServerControls {
   /** http://127.0.0.1:<port> */
@@ -40,6 +47,11 @@ export interface FakeServerControls {
   readonly requests: RecordedRequest[];
   /** Answer the next (matching) request with this response instead of the normal one. */
   interceptNext(response: FakeResponse, options?: InterceptOptions): void;
+  /**
+   * Holds the answer to the next (matching) request until `release()`: a test can act while tack
+   * waits for the remote (e.g. its own client leaving).
+   */
+  holdNext(options?: InterceptOptions): HeldAnswer;
   /** Hold every response for this long (0 = answer at once); for client timeout tests. */
   setDelay(ms: number): void;
   close(): Promise<void>;
@@ -52,6 +64,11 @@ export async function startFakeHttpServer(handler: FakeHandler): Promise<FakeSer
   const intercepts: Array<{ response: FakeResponse; when: (request: RecordedRequest) => boolean }> =
     [];
   const timers = new Set<NodeJS.Timeout>();
+  const holds: Array<{
+    when: (request: RecordedRequest) => boolean;
+    arrived: (request: RecordedRequest) => void;
+    released: Promise<void>;
+  }> = [];
   let delayMs = 0;
 
   const server = createServer((req, res) => {
@@ -85,6 +102,13 @@ export async function startFakeHttpServer(handler: FakeHandler): Promise<FakeSer
         });
         res.end(payload);
       };
+      const held = holds.findIndex((hold) => hold.when(request));
+      if (held >= 0) {
+        const [hold] = holds.splice(held, 1);
+        hold?.arrived(request);
+        void hold?.released.then(send);
+        return;
+      }
       if (delayMs === 0) return send();
       const timer = setTimeout(() => {
         timers.delete(timer);
@@ -102,6 +126,18 @@ export async function startFakeHttpServer(handler: FakeHandler): Promise<FakeSer
     requests,
     interceptNext(response, options = {}) {
       intercepts.push({ response, when: options.when ?? (() => true) });
+    },
+    holdNext(options = {}) {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let arrived: (request: RecordedRequest) => void = () => {};
+      const arrival = new Promise<RecordedRequest>((resolve) => {
+        arrived = resolve;
+      });
+      holds.push({ when: options.when ?? (() => true), arrived, released });
+      return { arrived: arrival, release };
     },
     setDelay(ms) {
       delayMs = ms;
