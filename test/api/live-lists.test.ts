@@ -2,8 +2,10 @@ import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { useClock } from "../../src/domain/clock.js";
 import { RUNS } from "../../src/domain/tickets/board-list.js";
+import { startFakeGitHub } from "../fakes/github.js";
 import { seededRandom } from "../helpers/random.js";
 import { startTestServer } from "../helpers/server.js";
+import { credentialsEnv, TOKENS } from "./remote-fixtures.js";
 
 // Issue #20: the board lists kept in memory (domain/tickets/board-lists.ts) and the parts of full
 // tickets kept between requests (domain/tickets/ticket-parts.ts) answer byte for byte what a list
@@ -15,7 +17,12 @@ import { startTestServer } from "../helpers/server.js";
 // Runs of two tickets: the lane and ready texts of these small boards then span many runs, so
 // each run's invalidation is tested (a big board keeps runs of RUNS.tickets).
 RUNS.tickets = 2;
-const live = await startTestServer();
+// Tickets tracking a remote issue are imported from a fake GitHub (the last test).
+const gh = await startFakeGitHub({ token: TOKENS.github });
+after(() => gh.close());
+const live = await startTestServer({
+  env: credentialsEnv({ [`github:${gh.instanceUrl}`]: TOKENS.github }),
+});
 const fresh = await startTestServer({ dbFile: live.dbFile, freshLists: true });
 let clock = Date.parse("2030-01-01T00:00:00.000Z");
 after(useClock(() => clock));
@@ -475,4 +482,53 @@ test("a list too big to copy is streamed as it is kept: the same bytes, length a
     "if-none-match": mine.headers.get("etag") as string,
   });
   assert.equal(again.status, 304);
+});
+
+test("a ticket tracking a remote issue answers import, PATCH and refresh as a fresh computation", async () => {
+  // Its answers are serialized in full, not joined from kept JSON: this checks they stay so.
+  const board = await importBoard("Tracking", 3);
+  const issue = { owner: "octo", repo: "live", number: 3, updatedAt: "2029-12-30T00:00:00Z" };
+  gh.addIssue({ ...issue, title: 'Remote "quoted" \\ é 😀', body: "remote *body*" });
+  const imported = await live.post(`/api/boards/${board.id}/remote-import`, {
+    laneId: board.laneIds[0],
+    provider: "github",
+    instanceUrl: gh.instanceUrl,
+    projectKey: "octo/live",
+    issueKey: "3",
+  });
+  assert.equal(imported.status, 201, imported.text);
+  const path = `/api/tickets/${imported.body.id}`;
+  const sameAsFresh = async (answer: { text: string }, step: string) => {
+    const [mine, reference] = [await live.get(path), await fresh.get(path)];
+    assert.equal(answer.text, reference.text, `${step}: the answer differs`);
+    assert.equal(mine.text, reference.text, `${step}: GET differs`);
+  };
+  await sameAsFresh(imported, "the import");
+  for (const body of [
+    { priority: 2 },
+    { bodyMarkdown: "local *notes*" },
+    { tagIds: [board.tagIds[0]] },
+    { isResolved: true },
+  ]) {
+    await live.get(path); // the live server has read (and may keep) the ticket before the write
+    const patched = await live.patch(path, body);
+    assert.equal(patched.status, 200, patched.text);
+    await sameAsFresh(patched, JSON.stringify(body));
+  }
+  const moved = await live.patch(`${path}/transition`, { laneName: "lane 3" });
+  assert.equal(moved.status, 200, moved.text);
+  await sameAsFresh(moved, "a transition");
+  // The remote issue changed: the refresh rewrites the title and the snapshot.
+  gh.addIssue({
+    ...issue,
+    title: "Remote renamed",
+    state: "closed",
+    updatedAt: "2029-12-31T00:00:00Z",
+  });
+  const refreshed = await live.post(`${path}/remote-refresh`);
+  assert.equal(refreshed.status, 200, refreshed.text);
+  await sameAsFresh(refreshed, "the refresh");
+  const patched = await live.patch(path, { priority: 4 });
+  await sameAsFresh(patched, "a PATCH after the refresh");
+  await compareLists(board, "with a ticket tracking a remote issue");
 });
