@@ -134,6 +134,24 @@ async function compareTickets(board: BoardState, step: string): Promise<void> {
 
 type Write = (board: BoardState, ids: number[]) => Promise<unknown>;
 
+/** Writes answering a full Ticket: each answer is compared with the fresh server's GET of it. */
+const TICKET_ANSWERS = new Set([
+  ...["title", "priority", "resolve", "archive", "lane", "parent", "blockers", "related"],
+  ...["tags", "position", "transition", "move", "moveBack", "claim", "claimNext", "release"],
+]);
+
+/**
+ * A write's answer, when it is a full Ticket (joined from kept JSON: ticket-json.ts), against
+ * the fresh server's GET of that ticket right after it.
+ */
+async function compareAnswer(kind: string, answer: unknown, step: string): Promise<void> {
+  if (!TICKET_ANSWERS.has(kind) || answer === undefined) return;
+  const { status, text, body } = answer as { status: number; text: string; body: { id: number } };
+  if (status !== 200) return;
+  const reference = await fresh.get(`/api/tickets/${body.id}`);
+  assert.equal(text, reference.text, `${step}: the answer of ${kind} differs`);
+}
+
 const ticketWrites: Record<string, Write> = {
   create: (board) =>
     live.post(`/api/boards/${board.id}/tickets`, {
@@ -216,6 +234,7 @@ const ticketWrites: Record<string, Write> = {
     });
     assert.equal(answer.status, expected ? 200 : 204);
     if (expected) assert.equal(answer.body.id, expected.id);
+    return answer;
   },
   release: (_, ids) =>
     live.post(`/api/tickets/${pick(ids)}/release`, { actor: `agent ${Math.floor(random() * 3)}` }),
@@ -287,7 +306,8 @@ test("every list form answers what a fresh computation gives, through writes of 
     const kind = step < kinds.length ? (kinds[step] as string) : pick(kinds);
     const ids = await ticketIds(main);
     if (ids.length < 4) await ticketWrites.create?.(main, ids);
-    await (ticketWrites[kind] as Write)(main, ids.length > 0 ? ids : [1]);
+    const answer = await (ticketWrites[kind] as Write)(main, ids.length > 0 ? ids : [1]);
+    await compareAnswer(kind, answer, `step ${step} (${kind}, seed ${SEED})`);
     await compareLists(main, `step ${step} (${kind}, seed ${SEED})`);
     await compareTickets(main, `step ${step} (${kind}, seed ${SEED})`);
     if (step % 6 === 5) {
@@ -401,6 +421,77 @@ test("a title PATCH answers what GET and a fresh computation give, whatever chan
     assert.equal(moved.status, 200, moved.text);
     const reference = await fresh.get(`/api/tickets/${ticket}`);
     assert.equal(moved.text, reference.text, `${JSON.stringify(body)}: the answer differs`);
+  }
+});
+
+test("claim, release, claim-next, position and move answer what a fresh GET gives", async () => {
+  const board = await importBoard("Coordination", 0);
+  const target = await importBoard("Elsewhere", 0);
+  const [laneId, otherLaneId] = board.laneIds;
+  const create = async (title: string, extra: Record<string, unknown> = {}) =>
+    (await live.post(`/api/boards/${board.id}/tickets`, { laneId, title, ...extra })).body.id;
+  const blocker = await create("blocker", { isResolved: true });
+  const related = await create("related");
+  // First of the ready queue (priority 4), with every kind of part its answer shows.
+  const ticket = await create('ticket "quoted" é', {
+    priority: 4,
+    blockerIds: [blocker],
+    relatedIds: [related],
+    tagIds: board.tagIds.slice(0, 2),
+    bodyMarkdown: 'A *"body"* \\ \u2028 é 😀',
+  });
+  // Resolved: an open child would keep its parent out of the ready queue.
+  await create("child", { parentTicketId: ticket, isResolved: true });
+  await live.post(`/api/tickets/${ticket}/comments`, { bodyMarkdown: "a comment" });
+  await ticketWrites.reference?.(board, [ticket]);
+  // Characters JSON escapes, in the claim's actor (written apart from the kept JSON).
+  const actor = 'agent "one" \\ é 😀';
+  const steps: Array<[string, () => Promise<{ status: number; text: string; body: any }>]> = [
+    ["a claim", () => live.post(`/api/tickets/${ticket}/claim`, { actor, leaseSeconds: 90 })],
+    ["a renewal", () => live.post(`/api/tickets/${ticket}/claim`, { actor, leaseSeconds: 300 })],
+    ["a release", () => live.post(`/api/tickets/${ticket}/release`, { actor })],
+    ["a release of nothing", () => live.post(`/api/tickets/${ticket}/release`, { actor })],
+    ["a claim-next", () => live.post(`/api/boards/${board.id}/claim-next`, { actor })],
+    // The next ready ticket was never read: its answer is serialized, not joined.
+    [
+      "a claim-next of an unread ticket",
+      () => live.post(`/api/boards/${board.id}/claim-next`, { actor: "b" }),
+    ],
+    ["a position", () => live.patch(`/api/tickets/${ticket}/position`, { laneId, position: 0 })],
+    [
+      "a position where it is",
+      () => live.patch(`/api/tickets/${ticket}/position`, { laneId, position: 0 }),
+    ],
+    [
+      "a position in another lane",
+      () => live.patch(`/api/tickets/${ticket}/position`, { laneId: otherLaneId }),
+    ],
+    [
+      "a move within the board",
+      () => live.post(`/api/tickets/${ticket}/move`, { boardId: board.id, laneId }),
+    ],
+    [
+      "a move to another board",
+      () =>
+        live.post(`/api/tickets/${ticket}/move`, {
+          boardId: target.id,
+          laneId: target.laneIds[0],
+        }),
+    ],
+    [
+      "a move back",
+      () => live.post(`/api/tickets/${ticket}/move`, { boardId: board.id, laneId: otherLaneId }),
+    ],
+  ];
+  for (const [write, run] of steps) {
+    // Read first: the ticket's parts and their JSON are kept, and the answer is joined from them.
+    if (!write.includes("unread")) await live.get(`/api/tickets/${ticket}`);
+    const answer = await run();
+    assert.equal(answer.status, 200, `${write}: ${answer.text}`);
+    const reference = await fresh.get(`/api/tickets/${answer.body.id}`);
+    assert.equal(answer.text, reference.text, `${write}: the answer differs`);
+    if (write === "a claim-next") assert.equal(answer.body.id, ticket);
+    if (write === "a claim") assert.equal(answer.body.claim.actor, actor);
   }
 });
 

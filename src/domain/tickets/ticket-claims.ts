@@ -4,11 +4,11 @@ import type { ActivityRecorder } from "../activity.js";
 import type { BoardService } from "../boards/boards.js";
 import { now, nowMillis } from "../clock.js";
 import { Conflict, InvalidInput, NotFound } from "../errors.js";
-import type { Ticket, TicketClaim } from "../model.js";
+import type { TicketClaim } from "../model.js";
 import { cleanName, nameKey } from "../names.js";
 import type { BoardChanges, Transact } from "../transaction.js";
 import type { BoardLists, ClaimMade, ClaimToApply } from "./board-lists.js";
-import type { TicketViews } from "./ticket-views.js";
+import type { SerializeTicket, TicketViews } from "./ticket-views.js";
 
 /** CONTRACT.md §13: lease bounds and default, in seconds. */
 export const LEASE_MIN_SECONDS = 10;
@@ -57,7 +57,9 @@ interface PendingClaimNext {
   input: ClaimNextInput;
   /** The actor's name, cleaned. */
   actor: string;
-  resolve(ticket: Ticket | null): void;
+  serialize: SerializeTicket;
+  /** The claimed Ticket's JSON, or null when none is ready. */
+  resolve(json: string | null): void;
   reject(error: unknown): void;
 }
 
@@ -124,13 +126,16 @@ export function ticketClaimService(
     return expiresAt;
   }
 
+  // Every answer is the full Ticket's JSON as `serialize` (the route's response serializer)
+  // writes it, joined from the JSON kept with the ticket's parts when it has some
+  // (`views.ticketJson`, ticket-json.ts).
   const service = {
     /** Claims or, for the actor holding it, renews the claim of a ticket. */
-    claim(ticketId: number, input: ClaimInput): Ticket {
+    claim(ticketId: number, input: ClaimInput, serialize: SerializeTicket): string {
       const actor = cleanActor(input.actor);
       checkLease(input.leaseSeconds);
       return transact((changes) => {
-        const ticket = tickets.get(ticketId);
+        const ticket = tickets.row(ticketId);
         if (!ticket) throw new NotFound("ticket not found");
         if (ticket.isResolved) throw new Conflict("ticket is resolved");
         if (ticket.isArchived) throw new Conflict("ticket is archived");
@@ -151,18 +156,19 @@ export function ticketClaimService(
           start(ticket.boardId, ticketId, actor, input.leaseSeconds);
         }
         changes.touched(ticket.boardId);
-        return views.ticket(ticketId);
+        return views.ticketJson(ticketId, serialize);
       });
     },
 
     /** Ends the actor's claim; an unclaimed ticket or an expired claim is already released. */
-    release(ticketId: number, input: { actor: string }): Ticket {
+    release(ticketId: number, input: { actor: string }, serialize: SerializeTicket): string {
       const actor = cleanActor(input.actor);
       return transact((changes) => {
-        const ticket = tickets.get(ticketId);
+        const ticket = tickets.row(ticketId);
         if (!ticket) throw new NotFound("ticket not found");
         const held = claimView(ticketClaims.get(ticketId), now(), ticket);
-        if (!held) return views.ticket(ticketId);
+        // Nothing written: the row read is the answer's.
+        if (!held) return views.ticketJson(ticketId, serialize, { record: ticket });
         if (held.actor !== actor) {
           throw new Conflict(`ticket is claimed by ${held.actor} until ${held.expiresAt}`);
         }
@@ -175,19 +181,23 @@ export function ticketClaimService(
           details: { actor, reason: "released" satisfies ClaimEndReason },
         });
         changes.touched(ticket.boardId);
-        return views.ticket(ticketId);
+        return views.ticketJson(ticketId, serialize);
       });
     },
 
     /**
-     * Claims the first ticket of the board's ready queue within the filter; null when none.
-     * Requests that arrive together share one unit of work (`claimPending`).
+     * Claims the first ticket of the board's ready queue within the filter: its JSON, null when
+     * none. Requests that arrive together share one unit of work (`claimPending`).
      */
-    claimNext(boardId: number, input: ClaimNextInput): Promise<Ticket | null> {
+    claimNext(
+      boardId: number,
+      input: ClaimNextInput,
+      serialize: SerializeTicket,
+    ): Promise<string | null> {
       return new Promise((resolve, reject) => {
         const actor = cleanActor(input.actor);
         checkLease(input.leaseSeconds);
-        pending.push({ boardId, input, actor, resolve, reject });
+        pending.push({ boardId, input, actor, serialize, resolve, reject });
         if (pending.length === 1) setImmediate(claimPending);
       });
     },
@@ -206,7 +216,7 @@ export function ticketClaimService(
   function claimPending(): void {
     const batch = pending;
     pending = [];
-    const outcomes: Array<{ ticket: Ticket | null } | { error: unknown }> = [];
+    const outcomes: Array<{ json: string | null } | { error: unknown }> = [];
     let toApply: ClaimToApply[] = [];
     try {
       transact((changes) => {
@@ -221,7 +231,7 @@ export function ticketClaimService(
             continue;
           }
           if (ticketId === undefined) {
-            outcomes.push({ ticket: null });
+            outcomes.push({ json: null });
             continue;
           }
           const { boardId } = request;
@@ -229,7 +239,7 @@ export function ticketClaimService(
           made.push({ boardId, ticketId, expiresAt });
           unit.taken.add(ticketId);
           changes.touched(boardId);
-          outcomes.push({ ticket: views.ticket(ticketId) });
+          outcomes.push({ json: views.ticketJson(ticketId, request.serialize) });
         }
         // Claims alone (as many tickets noted as claims): memory takes them in after the
         // commit, without re-reading their tickets before the next pick or list.
@@ -243,9 +253,9 @@ export function ticketClaimService(
     }
     lists.applyClaims(toApply);
     batch.forEach((request, index) => {
-      const outcome = outcomes[index] as { ticket: Ticket | null } | { error: unknown };
+      const outcome = outcomes[index] as { json: string | null } | { error: unknown };
       if ("error" in outcome) request.reject(outcome.error);
-      else request.resolve(outcome.ticket);
+      else request.resolve(outcome.json);
     });
   }
 

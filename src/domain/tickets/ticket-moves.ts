@@ -3,12 +3,12 @@ import type { TicketRecord } from "../../storage/tickets.js";
 import type { ActivityRecorder } from "../activity.js";
 import { now } from "../clock.js";
 import { InvalidInput, NotFound } from "../errors.js";
-import type { Board, Lane, Ticket } from "../model.js";
+import type { Board, Lane } from "../model.js";
 import { nameKey } from "../names.js";
 import type { Transact } from "../transaction.js";
 import { TicketBatch, type TicketEdits } from "./ticket-edits.js";
 import type { TicketLanes } from "./ticket-ordering.js";
-import type { TicketViews } from "./ticket-views.js";
+import type { SerializeTicket, TicketViews } from "./ticket-views.js";
 
 export interface MoveTarget {
   board: Board;
@@ -96,7 +96,12 @@ export function ticketMoveService(
   transact: Transact,
 ) {
   return {
-    move(ticketId: number, input: { boardId: number; laneId: number }): Ticket {
+    /** Answers the Ticket's JSON as `serialize` (the route's serializer) writes it. */
+    move(
+      ticketId: number,
+      input: { boardId: number; laneId: number },
+      serialize: SerializeTicket,
+    ): string {
       return transact((changes) => {
         const before = stores.tickets.get(ticketId);
         if (!before) throw new NotFound("ticket not found");
@@ -104,7 +109,7 @@ export function ticketMoveService(
         const batch = new TicketBatch(changes);
         deps.moves.move(before, target, batch);
         deps.edits.settle(batch);
-        return deps.views.ticket(ticketId);
+        return deps.views.ticketJson(ticketId, serialize);
       });
     },
   };

@@ -6,7 +6,7 @@ import { InvalidInput, NotFound } from "../errors.js";
 import type { Ticket } from "../model.js";
 import type { Transact } from "../transaction.js";
 import { activeFirst, type LaneEntry, placeInOrder, type TicketLanes } from "./ticket-ordering.js";
-import type { TicketViews } from "./ticket-views.js";
+import type { SerializeTicket, TicketViews } from "./ticket-views.js";
 
 export interface PositionInput {
   laneId: number;
@@ -46,11 +46,12 @@ export function ticketPositionService(
   return {
     /**
      * CONTRACT.md §5: `beforeTicketId` wins, then `afterTicketId`, then `position` (clamped to
-     * the lane's end), else the end. Every anchor sent must be in the target lane.
+     * the lane's end), else the end. Every anchor sent must be in the target lane. Answers the
+     * Ticket's JSON as `serialize` (the route's serializer) writes it (`views.ticketJson`).
      */
-    reposition(ticketId: number, input: PositionInput): Ticket {
+    reposition(ticketId: number, input: PositionInput, serialize: SerializeTicket): string {
       return transact((changes) => {
-        const ticket = tickets.get(ticketId);
+        const ticket = tickets.row(ticketId);
         if (!ticket) throw new NotFound("ticket not found");
         const lane = lanes.laneOfBoard(ticket.boardId, input.laneId);
         const order = lanes.order(lane.id).filter((entry) => entry.id !== ticketId);
@@ -66,7 +67,9 @@ export function ticketPositionService(
         const ids = placeInOrder(order, { id: ticketId, isArchived: ticket.isArchived }, index);
         const position = ids.indexOf(ticketId);
         const laneChanged = lane.id !== ticket.laneId;
-        if (!laneChanged && position === ticket.position) return views.ticket(ticketId);
+        if (!laneChanged && position === ticket.position) {
+          return views.ticketJson(ticketId, serialize, { record: ticket });
+        }
 
         if (laneChanged) tickets.appendToLane(ticketId, lane.id);
         lanes.write(ids);
@@ -86,7 +89,7 @@ export function ticketPositionService(
           },
         });
         changes.touched(ticket.boardId);
-        return views.ticket(ticketId);
+        return views.ticketJson(ticketId, serialize);
       });
     },
 

@@ -1,18 +1,28 @@
 import { Type } from "@sinclair/typebox";
 import type { EntityTags } from "../../domain/entity-tags.js";
 import type { TicketClaimService } from "../../domain/tickets/ticket-claims.js";
+import type { SerializeTicket } from "../../domain/tickets/ticket-views.js";
 import { IfMatchHeaders, ifMatchOf } from "../conditional-requests.js";
 import { answer, BoardIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import { ClaimBody, ClaimNextBody, ReleaseBody } from "../schemas/coordination.js";
 import { TicketRef } from "../schemas/tickets.js";
 import type { TackApp } from "../types.js";
+import { sendJson, ticketSerializer } from "./tickets.js";
 
-/** Claims with leases (CONTRACT.md §13): claim, release, and claim the next ready ticket. */
+/**
+ * Claims with leases (CONTRACT.md §13): claim, release, and claim the next ready ticket. Each
+ * answers the Ticket's JSON as the route's serializer writes it, joined by the domain from the
+ * JSON kept with the ticket's parts when it has some (domain/tickets/ticket-json.ts).
+ */
 export function ticketClaimRoutes(
   app: TackApp,
   services: { ticketClaims: TicketClaimService; entityTags: EntityTags },
 ): void {
   const { ticketClaims, entityTags } = services;
+  // Each route's serializer of a full Ticket, set by its first answer.
+  let serializeForClaim: SerializeTicket | undefined;
+  let serializeForRelease: SerializeTicket | undefined;
+  let serializeForClaimNext: SerializeTicket | undefined;
 
   app.post(
     "/api/tickets/:ticketId/claim",
@@ -34,11 +44,14 @@ export function ticketClaimRoutes(
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { ticketId } = request.params;
-      return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
-        ticketClaims.claim(ticketId, request.body),
+      serializeForClaim ??= ticketSerializer(reply);
+      const serialize = serializeForClaim;
+      const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+        ticketClaims.claim(ticketId, request.body, serialize),
       );
+      return sendJson(reply, json);
     },
   );
 
@@ -61,11 +74,14 @@ export function ticketClaimRoutes(
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { ticketId } = request.params;
-      return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
-        ticketClaims.release(ticketId, request.body),
+      serializeForRelease ??= ticketSerializer(reply);
+      const serialize = serializeForRelease;
+      const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+        ticketClaims.release(ticketId, request.body, serialize),
       );
+      return sendJson(reply, json);
     },
   );
 
@@ -90,9 +106,11 @@ export function ticketClaimRoutes(
       },
     },
     async (request, reply) => {
-      const ticket = await ticketClaims.claimNext(request.params.boardId, request.body);
-      if (!ticket) return reply.code(204).send(null);
-      return ticket;
+      serializeForClaimNext ??= ticketSerializer(reply);
+      const { boardId } = request.params;
+      const json = await ticketClaims.claimNext(boardId, request.body, serializeForClaimNext);
+      if (json === null) return reply.code(204).send(null);
+      return sendJson(reply, json);
     },
   );
 }

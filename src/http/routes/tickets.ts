@@ -51,14 +51,14 @@ function summarySerializer(
 const JSON_TYPE = "application/json; charset=utf-8";
 
 /** A route's 200 serializer (a full Ticket), taken from the first reply that needs it. */
-function ticketSerializer(reply: FastifyReply): SerializeTicket {
+export function ticketSerializer(reply: FastifyReply): SerializeTicket {
   const serialize = reply.getSerializationFunction("200");
   if (!serialize) throw new Error("the ticket route has no response serializer");
   return serialize as unknown as SerializeTicket;
 }
 
 /** Sends JSON already written as the route's serializer writes it (no serialization again). */
-function sendJson(reply: FastifyReply, json: string): FastifyReply {
+export function sendJson(reply: FastifyReply, json: string): FastifyReply {
   return reply.type(JSON_TYPE).send(json);
 }
 
@@ -147,6 +147,10 @@ export function ticketRoutes(
   let serializeForGet: SerializeTicket | undefined;
   let serializeForPatch: SerializeTicket | undefined;
   let serializeForTransition: SerializeTicket | undefined;
+  // Position and move answer JSON on the reference server too: with nothing kept, it is the
+  // serializer's text of a Ticket read anew.
+  let serializeForPosition: SerializeTicket | undefined;
+  let serializeForMove: SerializeTicket | undefined;
 
   app.get(
     "/api/boards/:boardId/tickets",
@@ -334,11 +338,14 @@ export function ticketRoutes(
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { ticketId } = request.params;
-      return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
-        ticketPositions.reposition(ticketId, request.body),
+      serializeForPosition ??= ticketSerializer(reply);
+      const serialize = serializeForPosition;
+      const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+        ticketPositions.reposition(ticketId, request.body, serialize),
       );
+      return sendJson(reply, json);
     },
   );
 
@@ -359,11 +366,14 @@ export function ticketRoutes(
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { ticketId } = request.params;
-      return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
-        ticketMoves.move(ticketId, request.body),
+      serializeForMove ??= ticketSerializer(reply);
+      const serialize = serializeForMove;
+      const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+        ticketMoves.move(ticketId, request.body, serialize),
       );
+      return sendJson(reply, json);
     },
   );
 
