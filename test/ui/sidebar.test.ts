@@ -47,6 +47,70 @@ describe("sidebar", () => {
     await context.close();
   });
 
+  test("deleting the open board ends on the first board, whether its answer or its stream's board_deleted comes first", async () => {
+    const make = async (name: string) =>
+      (await api.post("/api/boards", { name })).body.board as { id: number; name: string };
+    const [early, late] = [await make("Gamma"), await make("Delta")];
+    const { page, context, errors } = await openPage(`${api.url}/boards/${early.id}`, {
+      // Records the messages of the page's board streams, before the page's handler runs.
+      prepare: (browserContext) =>
+        browserContext.addInitScript(() => {
+          const seen: string[] = [];
+          Object.assign(window, { streamEvents: seen });
+          window.EventSource = class extends window.EventSource {
+            constructor(url: string | URL, init?: EventSourceInit) {
+              super(url, init);
+              this.addEventListener("message", (message) => {
+                seen.push(JSON.parse((message as MessageEvent).data).event);
+              });
+            }
+          };
+        }),
+    });
+    const deleteFromSidebar = async (target: { id: number; name: string }) => {
+      await page.getByRole("heading", { name: target.name, level: 1 }).waitFor();
+      await page.locator(".live-live").waitFor();
+      await page.getByRole("button", { name: `Board ${target.name} actions` }).click();
+      await page.getByRole("menuitem", { name: "Delete board…" }).click();
+      await page.getByRole("dialog").getByRole("button", { name: "Delete board" }).click();
+    };
+    const endsOnTheFirstBoard = async (target: { name: string }) => {
+      await page.locator(".toast").getByText(`Board “${target.name}” deleted.`).waitFor();
+      await until(
+        async () => new URL(page.url()).pathname,
+        (path) => path === `/boards/${first.boardId}`,
+        "navigated to the first board",
+      );
+      await page.getByRole("heading", { name: "Alpha one", level: 1 }).waitFor();
+      assert.equal(await page.locator(".toast-error").count(), 0);
+      assert.deepEqual(errors, []);
+    };
+
+    // The DELETE's answer is held in the browser until the stream has brought board_deleted.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(`**/api/boards/${early.id}`, async (route) => {
+      if (route.request().method() !== "DELETE") return route.continue();
+      const response = await route.fetch();
+      await released;
+      await route.fulfill({ response });
+    });
+    await deleteFromSidebar(early);
+    await until(
+      () => page.evaluate(() => (window as unknown as { streamEvents: string[] }).streamEvents),
+      (events) => events.includes("board_deleted"),
+      "board_deleted came first",
+    );
+    release();
+    await endsOnTheFirstBoard(early);
+
+    // Answered as usual.
+    await page.getByRole("link", { name: late.name, exact: true }).click();
+    await deleteFromSidebar(late);
+    await endsOnTheFirstBoard(late);
+    await context.close();
+  });
+
   test("tags: rename, recolour and no colour", async () => {
     const { page, context } = await openPage(`${api.url}/boards/${first.boardId}`);
     await page.getByRole("button", { name: "Tag bug actions" }).click();

@@ -195,6 +195,31 @@ function notRemovedHere(ids: number[]): number[] {
   return ids.filter((id) => !removedHere.delete(id));
 }
 
+/**
+ * Boards this page is deleting, until the DELETE answers. The board's stream may bring its
+ * `board_deleted` before that answer: the message, and a refetch's 404, are then the page's own
+ * doing, and its answer closes the board and leaves it as after any delete (no "This board was
+ * deleted." error, no refetch of the deleted board).
+ */
+const boardsRemovedHere = new Set<number>();
+
+/**
+ * Deletes board `id`; when it is the open one, closes it (the caller navigates away). Returns
+ * whether it was open.
+ */
+export async function deleteBoard(id: number): Promise<boolean> {
+  boardsRemovedHere.add(id);
+  try {
+    await api.delete(`/api/boards/${id}`);
+  } finally {
+    boardsRemovedHere.delete(id);
+  }
+  boards.value = boards.value.filter((entry) => entry.id !== id);
+  if (boardId.value !== id) return false;
+  closeBoard();
+  return true;
+}
+
 /** Named tickets are fetched this many at a time, each page shown as it arrives. */
 const TICKETS_PER_PAGE = 50;
 /**
@@ -281,6 +306,7 @@ export async function refresh(ticketIds: number[] | null): Promise<void> {
     }
     remoteChange.value = { ticketIds, at: Date.now() };
   } catch (error) {
+    if (boardsRemovedHere.has(id)) return;
     if (boardId.value === id && (error as { status?: number }).status === 404) {
       toast("This board was deleted.", "error");
       closeBoard();
@@ -335,7 +361,10 @@ function connectStream(id: number, missedChanges = false): void {
       return;
     }
     if (data.event === "board_deleted") {
-      void refresh(null);
+      // Deleted by this page: its answer closes the board. The stream is closed now, so that
+      // EventSource does not retry a board that is gone (a 404 in the console).
+      if (boardsRemovedHere.has(id)) disconnectStream();
+      else void refresh(null);
       return;
     }
     const ids = Array.isArray(data.ticketIds)

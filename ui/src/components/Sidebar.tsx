@@ -4,7 +4,7 @@ import { overlay } from "../board-state";
 import { rememberedView } from "../filters";
 import { sidebarCollapsed } from "../prefs";
 import { boardUrl, navigate } from "../router";
-import { board, boardId, boards, closeBoard, loadBoards, tags, tickets } from "../store";
+import { board, boardId, boards, deleteBoard, loadBoards, tags, tickets } from "../store";
 import { toast } from "../toasts";
 import type { Board, BoardShell, Tag, TicketSummary } from "../types";
 import { offerUndo } from "../undo";
@@ -154,11 +154,8 @@ function BoardList() {
       action: "Delete board",
       run: async () => {
         try {
-          await api.delete(`/api/boards/${target.id}`);
-          if (boardId.value === target.id) {
-            closeBoard();
-            navigate("/", { replace: true });
-          }
+          // Off the list before navigating: home opens the last board, which was this one.
+          if (await deleteBoard(target.id)) navigate("/", { replace: true });
           await loadBoards();
           void offerUndo(
             [{ kind: "board", objectId: target.id }],
