@@ -128,3 +128,48 @@ test("a refetch read before a move does not put the moved card back while the mo
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("a failed move puts the card back with what changed elsewhere meanwhile, and keeps the rest", async () => {
+  const doing = (lanes[1] as { id: number }).id;
+  const inDoing = (
+    (await api.get(`/api/boards/${boardId}/tickets`)).body.tickets as {
+      id: number;
+      laneId: number;
+    }[]
+  ).filter((ticket) => ticket.laneId === doing);
+  const [moved, neighbour] = inDoing.map((ticket) => ticket.id) as [number, number];
+  const { page, context, errors } = await openPage(`${api.url}/boards/${boardId}`);
+  await page.locator(`#card-${moved}`).waitFor();
+  // The move is held in the browser, then refused.
+  let refuse = () => {};
+  const moveHeld = new Promise<void>((held) => {
+    void page.route(`**/api/tickets/${moved}/position`, async (route) => {
+      held();
+      await new Promise<void>((release) => (refuse = release));
+      await route.fulfill({ status: 409, json: { error: "refused by the test" } });
+    });
+  });
+  const laneOfCard = () =>
+    page
+      .locator(`#card-${moved}`)
+      .evaluate((card) => Number(card.closest<HTMLElement>("[data-lane-id]")?.dataset.laneId));
+  await page.locator(`#card-${moved}`).focus();
+  await page.keyboard.press("Shift+ArrowRight");
+  await until(laneOfCard, (laneId) => laneId !== doing, "shown moved");
+  await moveHeld;
+  // Another client retitles both; the refetch shows the neighbour's (the moved card's read is
+  // left aside while its move is on the way). Its message comes after the moved one's.
+  await api.patch(`/api/tickets/${moved}`, { title: "Retitled during the move" });
+  await api.patch(`/api/tickets/${neighbour}`, { title: "Neighbour retitled" });
+  await page.locator(`#card-${neighbour}`).getByText("Neighbour retitled").waitFor();
+  refuse();
+  await page.locator(".toast-error").getByText("Move failed: refused by the test").waitFor();
+  await page.locator(`#card-${moved}`).getByText("Retitled during the move").waitFor();
+  assert.equal(await laneOfCard(), doing, "back where it was");
+  await page.locator(`#card-${neighbour}`).getByText("Neighbour retitled").waitFor();
+  assert.deepEqual(
+    errors.filter((error) => !/status of 409 \(Conflict\)$/.test(error)),
+    [],
+  );
+  await context.close();
+});

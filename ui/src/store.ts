@@ -413,9 +413,11 @@ export async function moveTicket(
   const before = tickets.value;
   const ticket = before.get(ticketId);
   if (!ticket) return false;
+  const onBoard = boardId.value;
   // Shown moved at once; until the answer comes, no refetch puts it back where it was.
   movesOnTheWay.set(ticketId, (movesOnTheWay.get(ticketId) ?? 0) + 1);
-  tickets.value = reorderLocally(before, ticket, laneId, anchor);
+  const shown = reorderLocally(before, ticket, laneId, anchor);
+  tickets.value = shown;
   try {
     const moved = await api.patch<Ticket>(`/api/tickets/${ticketId}/position`, {
       laneId,
@@ -427,10 +429,34 @@ export async function moveTicket(
   } catch (error) {
     moveAnswered(ticketId);
     changedLocally([ticketId]);
-    tickets.value = before;
+    tickets.value = rolledBack(tickets.value, shown, before);
+    // Refetches that came during the move left the moved ticket as shown (they may have read
+    // it before the move); one read now brings what changed meanwhile (a title edited
+    // elsewhere), or drops it if it is gone.
+    if (boardId.value === onBoard) schedule([ticketId]);
     toast(`Move failed: ${errorMessage(error)}`, "error");
     return false;
   }
+}
+
+/**
+ * The page's copy after a failed move: each ticket the move showed changed (`shown` against
+ * `before`) goes back to what it was, unless something replaced it since (a refetch, a write's
+ * answer) or took it away, which is newer than both; everything else stays as it is now.
+ */
+function rolledBack(
+  now: Map<number, TicketSummary>,
+  shown: Map<number, TicketSummary>,
+  before: Map<number, TicketSummary>,
+): Map<number, TicketSummary> {
+  const next = new Map(now);
+  for (const [id, entry] of shown) {
+    const old = before.get(id);
+    if (old === entry || now.get(id) !== entry) continue;
+    if (old) next.set(id, old);
+    else next.delete(id);
+  }
+  return next;
 }
 
 function moveAnswered(ticketId: number): void {
