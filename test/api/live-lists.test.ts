@@ -606,9 +606,20 @@ test("a ticket tracking a remote issue answers import, PATCH and refresh as a fr
     assert.equal(patched.status, 200, patched.text);
     await sameAsFresh(patched, JSON.stringify(body));
   }
-  const moved = await live.patch(`${path}/transition`, { laneName: "lane 3" });
+  const moved = await live.patch(`${path}/transition`, { laneName: "lane 3", isResolved: false });
   assert.equal(moved.status, 200, moved.text);
   await sameAsFresh(moved, "a transition");
+  // The coordination writes answer the Ticket too.
+  for (const [step, write] of [
+    ["a position", () => live.patch(`${path}/position`, { laneId: board.laneIds[0], position: 0 })],
+    ["a claim", () => live.post(`${path}/claim`, { actor: "agent", leaseSeconds: 90 })],
+    ["a release", () => live.post(`${path}/release`, { actor: "agent" })],
+  ] as const) {
+    await live.get(path);
+    const answer = await write();
+    assert.equal(answer.status, 200, `${step}: ${answer.text}`);
+    await sameAsFresh(answer, step);
+  }
   // The remote issue changed: the refresh rewrites the title and the snapshot.
   gh.addIssue({
     ...issue,
