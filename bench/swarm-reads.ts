@@ -26,6 +26,11 @@ export interface ReadAfterWriteOptions {
   /** Measured time per scenario, after `warmupMs` unmeasured. */
   durationMs: number;
   warmupMs: number;
+  /**
+   * Before the whole table, unmeasured: title PATCHes alone for half this time, then PATCH +
+   * read pairs of every read form in turn for the other half (`serverWarmup`). Default 0.
+   */
+  serverWarmupMs?: number;
   claimCallers?: number;
   /**
    * Board streams held open (reading every message) while this table is measured: the issue's
@@ -116,6 +121,39 @@ async function readAfterPatch(
   return rows;
 }
 
+/**
+ * Brings a fresh server to the state it is in after it has served a while: its JIT has compiled
+ * the PATCH's and the reads' code, its checkpoint thread has started. Without it the first
+ * forms' blocks (the full list's and the lane's) also pay that one-time work, on V8's helper
+ * threads (concurrent compilation) and in a slower main thread, and most of it lands in their
+ * PATCH-alone blocks, so the PATCH row held start-up cost (docs/performance.md, "The bench's
+ * PATCH row and the reads' leftovers (session 12)"). Title PATCHes alone for half the time (a
+ * build of either speed does thousands), then PATCH + read pairs of every form in turn.
+ */
+async function serverWarmup(
+  client: Client,
+  ticketId: number,
+  readPaths: readonly string[],
+  warmupMs: number,
+): Promise<void> {
+  if (warmupMs <= 0) return;
+  let counter = 0;
+  const patch = async () => {
+    const answer = await client.call("PATCH", `/api/tickets/${ticketId}`, {
+      title: `Warm-up ${counter++} ${RARE_WORD}`,
+    });
+    if (answer.status !== 200) throw new Error(`PATCH answered ${answer.status}`);
+  };
+  const started = performance.now();
+  while (performance.now() < started + warmupMs / 2) await patch();
+  for (let form = 0; performance.now() < started + warmupMs; form++) {
+    const path = readPaths[form % readPaths.length] as string;
+    await patch();
+    const answer = await client.call("GET", path, undefined, false);
+    if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}`);
+  }
+}
+
 /** The ticket PATCHed before each read: open and ready, in the lane read, with the rare word. */
 async function pickTicket(client: Client, board: BoardForReads): Promise<number> {
   const path = `/api/boards/${board.boardId}/tickets?ready=true&lane_id=${board.laneId}&q=${RARE_WORD}`;
@@ -146,6 +184,12 @@ export async function readAfterWrite(
       [`search (?q=${RARE_WORD})`, `${list}?q=${RARE_WORD}`, TARGETS.search],
       ["ready queue (?ready=true)", `${list}?ready=true`, TARGETS.ready],
     ] as const;
+    await serverWarmup(
+      client,
+      ticketId,
+      reads.map(([, path]) => path),
+      options.serverWarmupMs ?? 0,
+    );
     const alone = tally();
     const rows: ReadAfterWriteRow[] = [];
     for (const [name, path, targetMs] of reads) {

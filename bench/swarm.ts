@@ -7,7 +7,9 @@
  *   2. for each K (default 8, then 32): K agents and two UI-like clients for a fixed time
  *      (bench/swarm-load.ts).
  * Flags: --tickets 20000, --agents 8,32, --seconds 20 (measured per K), --warmup 3,
- * --reads-seconds 3, --alone-seconds 1 (each operation alone after the swarm), --no-agent-streams,
+ * --reads-seconds 3, --reads-warmup 20 (the server warmed up before the read-after-write table: title
+ * PATCHes, then every read form; 0: none), --alone-seconds 1 (each operation alone after the
+ * swarm), --no-agent-streams,
  * --write-streams 34 (board streams held open during the read-after-write table: two UIs and 32
  * agents; 0 as before issue #20's write work), --skip-reads, --skip-swarm, --json <file> (every
  * figure of every run), and
@@ -49,6 +51,7 @@ function options() {
       seconds: { type: "string", default: "20" },
       warmup: { type: "string", default: "3" },
       "reads-seconds": { type: "string", default: "3" },
+      "reads-warmup": { type: "string", default: "20" },
       "alone-seconds": { type: "string", default: "1" },
       "no-agent-streams": { type: "boolean", default: false },
       "skip-reads": { type: "boolean", default: false },
@@ -64,6 +67,11 @@ function options() {
     if (!Number.isFinite(parsed) || parsed <= 0) throw new Error(`--${name} must be a number > 0`);
     return parsed;
   };
+  const atLeastZero = (name: string, value: string | undefined) => {
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`--${name} must be a number >= 0`);
+    return parsed;
+  };
   return {
     tickets: number("tickets", values.tickets),
     agents: String(values.agents)
@@ -72,6 +80,7 @@ function options() {
     durationMs: number("seconds", values.seconds) * 1000,
     warmupMs: Number(values.warmup) * 1000,
     readsMs: number("reads-seconds", values["reads-seconds"]) * 1000,
+    readsWarmupMs: atLeastZero("reads-warmup", values["reads-warmup"]) * 1000,
     aloneMs: Number(values["alone-seconds"]) * 1000,
     agentStreams: !values["no-agent-streams"],
     reads: !values["skip-reads"],
@@ -166,6 +175,7 @@ async function main(): Promise<void> {
             readAfterWrite(tack.url, tack, build.board, {
               durationMs: flags.readsMs,
               warmupMs: Math.min(flags.warmupMs, 2000),
+              serverWarmupMs: flags.readsWarmupMs,
               streams: flags.writeStreams,
             }),
           );
