@@ -69,6 +69,9 @@ interface ClaimUnit {
   boards: Set<number>;
 }
 
+/** claim-next's answers read a ticket's parts for the answer alone (`views.ticketJson`). */
+const NOT_KEPT = { keep: false };
+
 const leaseEnd = (leaseSeconds = LEASE_DEFAULT_SECONDS) =>
   new Date(nowMillis() + leaseSeconds * 1000).toISOString();
 
@@ -239,7 +242,10 @@ export function ticketClaimService(
           made.push({ boardId, ticketId, expiresAt });
           unit.taken.add(ticketId);
           changes.touched(boardId);
-          outcomes.push({ json: views.ticketJson(ticketId, request.serialize) });
+          // A ticket claim-next hands out was usually never read, and its next write (a
+          // comment) drops its parts: keeping them for this answer only fed the collector.
+          const json = views.ticketJson(ticketId, request.serialize, undefined, NOT_KEPT);
+          outcomes.push({ json });
         }
         // Claims alone (as many tickets noted as claims): memory takes them in after the
         // commit, without re-reading their tickets before the next pick or list.

@@ -102,9 +102,10 @@ export function ticketViews(
 
   /**
    * A ticket's parts (ticket-parts.ts): the kept ones when still true, else read (and kept,
-   * unless the open unit of work changed them: they would not be committed state).
+   * unless the open unit of work changed them: they would not be committed state, or `keep` is
+   * false).
    */
-  function partsOf(record: TicketRow): TicketParts {
+  function partsOf(record: TicketRow, keep = true): TicketParts {
     const ticketId = record.id;
     const changedHere = inUnitOfWork() && stores.ticketChanges.partsChanged(ticketId);
     if (!changedHere) {
@@ -122,7 +123,7 @@ export function ticketViews(
       externalReferences: stores.externalReferences.listByTicket(ticketId),
       comments: stores.comments.listByTicket(ticketId),
     };
-    if (!changedHere) kept.set(ticketId, parts);
+    if (!changedHere && keep) kept.set(ticketId, parts);
     return parts;
   }
 
@@ -220,14 +221,20 @@ export function ticketViews(
     const { board } = parts;
     const links = linksOfOne(record.id, parts, claims);
     const relations = relationsFromRows(board, parts.neighbours);
-    return {
-      ...core(board, record, links, [...parts.externalReferences]),
+    // The fields added to the core's object, not spread with it into a new one: the spread
+    // of ~30 properties cost a never-read ticket's answer ~10 % more (docs/performance.md,
+    // "claim-next's answer (session 12)").
+    return Object.assign(core(board, record, links, [...parts.externalReferences]), {
       bodyMarkdown: parts.text.bodyMarkdown,
       bodyHtml: parts.text.bodyHtml,
       comments: [...parts.comments],
-      ...relations,
+      blockers: relations.blockers,
+      blockedBy: relations.blockedBy,
+      related: relations.related,
+      parent: relations.parent,
+      children: relations.children,
       remote,
-    };
+    });
   }
 
   function claimOf(ticketId: number): Map<number, ClaimRow> {
@@ -388,12 +395,18 @@ export function ticketViews(
     /**
      * The full Ticket's JSON, exactly what `serialize` (the route's response serializer) writes
      * for `ticket`: joined from the JSON kept with the ticket's parts when it has some
-     * (ticket-json.ts), else serialized, and cut for the next answer.
+     * (ticket-json.ts), else serialized, and cut for the next answer. With `keep: false`, parts
+     * not kept yet are read for this answer alone: neither they nor their JSON are kept.
      */
-    ticketJson(ticketId: number, serialize: SerializeTicket, known?: KnownTicket): string {
+    ticketJson(
+      ticketId: number,
+      serialize: SerializeTicket,
+      known?: KnownTicket,
+      options: { keep: boolean } = { keep: true },
+    ): string {
       return read(() => {
         const record = known?.record ?? rowOf(ticketId);
-        const parts = partsOf(record);
+        const parts = partsOf(record, options.keep);
         const claims = claimOf(ticketId);
         const remote = remoteOf(ticketId, known);
         if (remote !== null) return serialize(fullTicket(record, parts, claims, remote));
@@ -405,6 +418,7 @@ export function ticketViews(
         const json = kept.jsonOf(ticketId, parts);
         if (json) return joinTicketJson(fresh, json);
         const full = serialize(fullTicket(record, parts, claims, remote));
+        if (!options.keep) return full;
         const cut = cutTicketJson(full, fresh);
         if (cut) kept.setJson(ticketId, parts, cut);
         return full;
