@@ -104,10 +104,10 @@ export function ticketService(
       }
       const patch = { ...edits.resolve({ boardId: before.boardId, id: ticketId }, input), ...text };
       const batch = new TicketBatch(changes);
-      const wrote = edits.apply(before, patch, batch);
+      const written = edits.apply(before, patch, batch);
       edits.settle(batch);
       // Settling renumbers lanes: the row is read after it (a title change settles nothing).
-      return answer(ticketId, { record: edits.after(before, wrote), remote });
+      return answer(ticketId, { record: edits.after(before, written), remote });
     });
   }
 
