@@ -66,13 +66,7 @@ export interface TicketPatch {
 export interface WrittenRow
   extends Pick<
     TicketRow,
-    | "laneId"
-    | "parentTicketId"
-    | "title"
-    | "isResolved"
-    | "isArchived"
-    | "priority"
-    | "updatedAt"
+    "laneId" | "parentTicketId" | "title" | "isResolved" | "isArchived" | "priority" | "updatedAt"
   > {
   moved: boolean;
 }
