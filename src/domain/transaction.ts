@@ -12,12 +12,15 @@ export class BoardChanges {
   private readonly tickets = new Map<number, Set<number>>();
   /** Per board, tickets the message names although their representation did not change. */
   private readonly mentioned = new Map<number, Set<number>>();
+  /** Boards deleted (kept apart: asked after every commit, and nearly always empty). */
+  private readonly deletions: number[] = [];
 
   touched(boardId: number): void {
     if (!this.boards.has(boardId)) this.boards.set(boardId, "board_updated");
   }
 
   deleted(boardId: number): void {
+    if (this.boards.get(boardId) !== "board_deleted") this.deletions.push(boardId);
     this.boards.set(boardId, "board_deleted");
   }
 
@@ -55,21 +58,29 @@ export class BoardChanges {
   }
 
   /** Boards this unit of work deleted. */
-  get deletedBoards(): number[] {
-    return [...this.boards].flatMap(([id, event]) => (event === "board_deleted" ? [id] : []));
+  get deletedBoards(): readonly number[] {
+    return this.deletions;
   }
 
   /** Every board whose data changed: touched, deleted, or with a changed ticket. */
   get changedBoards(): Set<number> {
-    return new Set([...this.boards.keys(), ...this.tickets.keys()]);
+    const boards = new Set(this.boards.keys());
+    for (const boardId of this.tickets.keys()) boards.add(boardId);
+    return boards;
   }
 
   publishTo(bus: BoardEventBus): void {
     for (const [boardId, event] of this.boards) {
-      const ids = [
-        ...new Set([...(this.tickets.get(boardId) ?? []), ...(this.mentioned.get(boardId) ?? [])]),
-      ].sort((a, b) => a - b);
-      bus.publish(boardId, event, ids);
+      const changed = this.tickets.get(boardId);
+      const mentioned = this.mentioned.get(boardId);
+      let ids: number[];
+      if (!mentioned) ids = changed ? [...changed] : [];
+      else ids = [...new Set([...(changed ?? []), ...mentioned])];
+      bus.publish(
+        boardId,
+        event,
+        ids.sort((a, b) => a - b),
+      );
     }
   }
 }

@@ -58,6 +58,28 @@ describe("version", () => {
     assert.equal(await versionOf(c.id), 5);
   });
 
+  test("a neighbour showing a retitled ticket in several lists gets one version more", async () => {
+    const board = await boardWithLanes(api, "Twice");
+    const parent = await newTicket(api, board.boardId, board.laneIds[0], "parent");
+    const child = await newTicket(api, board.boardId, board.laneIds[0], "child");
+    await patchTicket(api, child.id, { parentTicketId: parent.id });
+    // The parent also blocks and is related to its child: each shows the other in three lists.
+    await patchTicket(api, child.id, { blockerIds: [parent.id], relatedIds: [parent.id] });
+    const before = await getTicket(api, child.id);
+    const retitled = await patchTicket(api, parent.id, { title: "parent renamed" });
+    const after = await getTicket(api, child.id);
+    assert.equal(after.version, before.version + 1);
+    assert.equal(after.parent?.title, "parent renamed");
+    assert.deepEqual(
+      [...after.blockers, ...after.related].map((relation) => relation.title),
+      ["parent renamed", "parent renamed"],
+    );
+    // And the other way round.
+    const both = await patchTicket(api, child.id, { title: "child renamed" });
+    assert.equal(both.version, after.version + 1);
+    assert.equal((await getTicket(api, parent.id)).version, retitled.version + 1);
+  });
+
   test("renumbering by another ticket's move raises the renumbered tickets only", async () => {
     const board = await boardWithLanes(api, "Renumber");
     const [lane] = board.laneIds;
