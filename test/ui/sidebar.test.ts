@@ -111,6 +111,22 @@ describe("sidebar", () => {
     await context.close();
   });
 
+  test("a board deleted elsewhere while open: the page says so and ends on the first board", async () => {
+    const gone = (await api.post("/api/boards", { name: "Epsilon" })).body.board as { id: number };
+    const { page, context } = await openPage(`${api.url}/boards/${gone.id}`);
+    await page.getByRole("heading", { name: "Epsilon", level: 1 }).waitFor();
+    await page.locator(".live-live").waitFor();
+    assert.ok((await api.delete(`/api/boards/${gone.id}`)).status < 300);
+    await page.locator(".toast-error").getByText("This board was deleted.").waitFor();
+    await until(
+      async () => new URL(page.url()).pathname,
+      (path) => path === `/boards/${first.boardId}`,
+      "navigated to the first board",
+    );
+    await page.getByRole("heading", { name: "Alpha one", level: 1 }).waitFor();
+    await context.close();
+  });
+
   test("tags: rename, recolour and no colour", async () => {
     const { page, context } = await openPage(`${api.url}/boards/${first.boardId}`);
     await page.getByRole("button", { name: "Tag bug actions" }).click();

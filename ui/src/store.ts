@@ -1,5 +1,6 @@
 import { batch, computed, signal } from "@preact/signals";
 import { api, errorMessage, requestWithHeaders } from "./api";
+import { navigate, route } from "./router";
 import { toast } from "./toasts";
 import type { Board, BoardShell, Lane, Meta, Tag, Ticket, TicketSummary } from "./types";
 
@@ -311,6 +312,9 @@ export async function refresh(ticketIds: number[] | null): Promise<void> {
       toast("This board was deleted.", "error");
       closeBoard();
       await loadBoards();
+      // Deleted elsewhere: leave its address as after a delete here (home opens the first board).
+      const shown = route.peek();
+      if ("boardId" in shown && shown.boardId === id) navigate("/", { replace: true });
     }
   }
 }
