@@ -23,6 +23,7 @@ import {
   MAX_HEADER_BYTES,
   type ServerTimeouts,
 } from "./request-limits.js";
+import { requestLoggerOptions } from "./request-logging.js";
 import { activityRoutes } from "./routes/activity.js";
 import { boardEventRoutes } from "./routes/board-events.js";
 import { boardTransferRoutes } from "./routes/board-transfer.js";
@@ -84,6 +85,8 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   const app = Fastify({
     ...(options.tls ? { https: options.tls } : {}),
     logger: options.logger,
+    // A child logger per request only at levels that log requests (request-logging.ts).
+    ...requestLoggerOptions(options.logger),
     bodyLimit: DEFAULT_BODY_LIMIT,
     // Long-lived SSE streams must not block shutdown: close() ends idle keep-alive sockets and
     // the stream module ends its own responses.

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { DomainError } from "../domain/errors.js";
+import { requestLogFields } from "./request-logging.js";
 import { describeValidationError } from "./validation.js";
 
 /**
@@ -20,7 +21,7 @@ export function installErrorHandling(app: FastifyInstance): void {
 export function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const { status, message } = classifyError(error);
   if (status >= 500) {
-    request.log.error({ err: error }, "request failed");
+    request.log.error({ err: error, ...requestLogFields(request) }, "request failed");
   }
   return reply.status(status).send({ error: message });
 }

@@ -57,7 +57,14 @@ export function ticketSerializer(reply: FastifyReply): SerializeTicket {
   return serialize as unknown as SerializeTicket;
 }
 
-/** Sends JSON already written as the route's serializer writes it (no serialization again). */
+/**
+ * Sends JSON already written as the route's serializer writes it (no serialization again).
+ * The single-Ticket routes below are synchronous handlers: they call this and return nothing.
+ * An `async` handler must return the reply it gives (else Fastify would send again); that costs
+ * a promise, and Fastify then resolves it through `reply.then`, which adds and removes
+ * end-of-stream listeners on every answer still waiting for its sync (docs/performance.md,
+ * "The request path of a title PATCH (session 12)").
+ */
 export function sendJson(reply: FastifyReply, json: string): FastifyReply {
   return reply.type(JSON_TYPE).send(json);
 }
@@ -228,15 +235,16 @@ export function ticketRoutes(
         },
       },
     },
-    async (request, reply) => {
+    // Synchronous: it sends, or returns an object for Fastify to send (see sendJson).
+    (request, reply) => {
       const { ticketId } = request.params;
       const tag = entityTags.ticketTag(ticketId);
       const cache = { store: details, key: String(ticketId) };
-      if (tag !== undefined && answerFromTag(request, reply, tag, cache)) return reply;
+      if (tag !== undefined && answerFromTag(request, reply, tag, cache)) return;
       if (options.freshLists) return tickets.get(ticketId);
       // The serializer's JSON, joined from kept pieces (domain/tickets/ticket-json.ts).
       serializeForGet ??= ticketSerializer(reply);
-      return sendJson(reply, tickets.getAsJson(ticketId, serializeForGet));
+      sendJson(reply, tickets.getAsJson(ticketId, serializeForGet));
     },
   );
 
@@ -254,7 +262,8 @@ export function ticketRoutes(
         response: { 200: answer(TicketRef, "The ticket as changed."), ...errors(400, 404, 412) },
       },
     },
-    async (request, reply) => {
+    // Synchronous: it sends, or returns an object for Fastify to send (see sendJson).
+    (request, reply) => {
       const { ticketId } = request.params;
       if (options.freshLists) {
         return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
@@ -266,7 +275,7 @@ export function ticketRoutes(
       const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
         tickets.updateAsJson(ticketId, request.body, serialize),
       );
-      return sendJson(reply, json);
+      sendJson(reply, json);
     },
   );
 
@@ -283,10 +292,11 @@ export function ticketRoutes(
         response: { 204: answer(Type.Null(), "The ticket is deleted."), ...errors(400, 404, 412) },
       },
     },
-    async (request, reply) => {
+    // Synchronous, sending and returning nothing (see sendJson).
+    (request, reply) => {
       const { ticketId } = request.params;
       entityTags.whenMatches(ticketId, ifMatchOf(request), () => tickets.remove(ticketId));
-      return reply.code(204).send(null);
+      reply.code(204).send(null);
     },
   );
 
@@ -304,7 +314,8 @@ export function ticketRoutes(
         response: { 200: answer(TicketRef, "The ticket as moved."), ...errors(400, 404, 412) },
       },
     },
-    async (request, reply) => {
+    // Synchronous: it sends, or returns an object for Fastify to send (see sendJson).
+    (request, reply) => {
       const { ticketId } = request.params;
       if (options.freshLists) {
         return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
@@ -316,7 +327,7 @@ export function ticketRoutes(
       const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
         tickets.transitionAsJson(ticketId, request.body, serialize),
       );
-      return sendJson(reply, json);
+      sendJson(reply, json);
     },
   );
 
