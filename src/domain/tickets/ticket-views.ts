@@ -222,8 +222,8 @@ export function ticketViews(
     const links = linksOfOne(record.id, parts, claims);
     const relations = relationsFromRows(board, parts.neighbours);
     // The fields added to the core's object, not spread with it into a new one: the spread
-    // of ~30 properties cost a never-read ticket's answer ~10 % more (docs/performance.md,
-    // "claim-next's answer (session 12)").
+    // of ~30 properties cost ~10 % of a claim-next's CPU in process (docs/performance.md,
+    // "claim-next's answer; claim, release, position and move as kept JSON (session 12)").
     return Object.assign(core(board, record, links, [...parts.externalReferences]), {
       bodyMarkdown: parts.text.bodyMarkdown,
       bodyHtml: parts.text.bodyHtml,
