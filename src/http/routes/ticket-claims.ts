@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import type { FastifyReply } from "fastify";
 import type { EntityTags } from "../../domain/entity-tags.js";
 import type { TicketClaimService } from "../../domain/tickets/ticket-claims.js";
 import type { SerializeTicket } from "../../domain/tickets/ticket-views.js";
@@ -44,14 +45,15 @@ export function ticketClaimRoutes(
         },
       },
     },
-    async (request, reply) => {
+    // Synchronous, sending and returning nothing (see sendJson in routes/tickets.ts).
+    (request, reply) => {
       const { ticketId } = request.params;
       serializeForClaim ??= ticketSerializer(reply);
       const serialize = serializeForClaim;
       const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
         ticketClaims.claim(ticketId, request.body, serialize),
       );
-      return sendJson(reply, json);
+      sendJson(reply, json);
     },
   );
 
@@ -74,14 +76,15 @@ export function ticketClaimRoutes(
         },
       },
     },
-    async (request, reply) => {
+    // Synchronous, sending and returning nothing (see sendJson in routes/tickets.ts).
+    (request, reply) => {
       const { ticketId } = request.params;
       serializeForRelease ??= ticketSerializer(reply);
       const serialize = serializeForRelease;
       const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
         ticketClaims.release(ticketId, request.body, serialize),
       );
-      return sendJson(reply, json);
+      sendJson(reply, json);
     },
   );
 
@@ -105,12 +108,20 @@ export function ticketClaimRoutes(
         },
       },
     },
-    async (request, reply) => {
+    // Not `async`: the answer is sent once its unit of work has run (the handler returns
+    // nothing), with no promise for Fastify to wait on through `reply.then` (see sendJson in
+    // routes/tickets.ts); 32 callers' answers wait for their sync at once.
+    (request, reply) => {
       serializeForClaimNext ??= ticketSerializer(reply);
       const { boardId } = request.params;
-      const json = await ticketClaims.claimNext(boardId, request.body, serializeForClaimNext);
-      if (json === null) return reply.code(204).send(null);
-      return sendJson(reply, json);
+      ticketClaims.claimNext(boardId, request.body, serializeForClaimNext).then(
+        (json) => {
+          if (json === null) reply.code(204).send(null);
+          else sendJson(reply, json);
+        },
+        // Fastify's error handler answers it, as for an error thrown by a handler.
+        (error: Error) => (reply as FastifyReply).send(error),
+      );
     },
   );
 }

@@ -349,14 +349,15 @@ export function ticketRoutes(
         },
       },
     },
-    async (request, reply) => {
+    // Synchronous, sending and returning nothing (see sendJson).
+    (request, reply) => {
       const { ticketId } = request.params;
       serializeForPosition ??= ticketSerializer(reply);
       const serialize = serializeForPosition;
       const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
         ticketPositions.reposition(ticketId, request.body, serialize),
       );
-      return sendJson(reply, json);
+      sendJson(reply, json);
     },
   );
 
@@ -377,14 +378,15 @@ export function ticketRoutes(
         },
       },
     },
-    async (request, reply) => {
+    // Synchronous, sending and returning nothing (see sendJson).
+    (request, reply) => {
       const { ticketId } = request.params;
       serializeForMove ??= ticketSerializer(reply);
       const serialize = serializeForMove;
       const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
         ticketMoves.move(ticketId, request.body, serialize),
       );
-      return sendJson(reply, json);
+      sendJson(reply, json);
     },
   );
 
