@@ -212,11 +212,13 @@ export function ticketStore(db: Db) {
   const insertActive = insertAt(END_OF_ACTIVE);
   const insertArchived = insertAt(END_OF_LANE);
   const insertText = prepareTextInsert(db);
-  const updateFields = db.prepare(
-    `UPDATE tickets SET title = @title, title_search = @titleSearch, is_resolved = @isResolved,
-       priority = @priority, updated_at = @updatedAt
-     WHERE id = @id`,
+  // Positional: binding named parameters looks each one up in an object built for the call.
+  const updateFields = db.prepare<[string, string, number, number, string, number]>(
+    `UPDATE tickets SET title = ?, title_search = ?, is_resolved = ?, priority = ?, updated_at = ?
+     WHERE id = ?`,
   );
+  const writeFields = (id: number, row: ReturnType<typeof rowValues>) =>
+    updateFields.run(row.title, row.titleSearch, row.isResolved, row.priority, row.updatedAt, id);
   // The indexed columns (tickets_by_lane, tickets_by_parent), written only when one of them
   // changes: an UPDATE that names an indexed column rewrites its index entries even when the
   // value stays, which made a title edit write three more pages of the log.
@@ -421,7 +423,7 @@ export function ticketStore(db: Db) {
       const { stored } = ticket;
       const values = { id, ...sqlValues(ticket) };
       if (placementChanges(stored, ticket)) updatePlacement.run(values);
-      updateFields.run(values);
+      writeFields(id, values);
       // The body's search text is folded from the Markdown, so it changes only with it.
       if (
         !stored ||
@@ -437,10 +439,9 @@ export function ticketStore(db: Db) {
      * as for `update`.
      */
     updateRow(id: number, ticket: TicketRowWrite & { stored?: TicketRow }): void {
-      const { stored } = ticket;
-      const values = { id, ...rowValues(ticket) };
-      if (placementChanges(stored, ticket)) updatePlacement.run(values);
-      updateFields.run(values);
+      const values = rowValues(ticket);
+      if (placementChanges(ticket.stored, ticket)) updatePlacement.run({ id, ...values });
+      writeFields(id, values);
     },
 
     /** Puts a ticket after every other of the lane (call `renumberLane` afterwards). */
