@@ -15,6 +15,13 @@ test("a small answer is kept and given back as its string, a large one as its UT
   assert.equal(cache.get("large", '"1"'), sent);
 });
 
+test("an answer that is bytes already (a Ticket joined from kept pieces) is kept as it is", () => {
+  const cache = new AnswerCache(1024 * 1024);
+  const bytes = Buffer.from(JSON.stringify({ title: "é ✓" }));
+  assert.equal(cache.set("joined", '"1"', bytes), bytes);
+  assert.equal(cache.get("joined", '"1"'), bytes);
+});
+
 test("an answer is given back only for the tag it was kept with", () => {
   const cache = new AnswerCache(1024);
   cache.set("ticket:1", '"v1"', "{}");

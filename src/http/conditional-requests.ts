@@ -104,9 +104,15 @@ export class AnswerCache {
     return entry && entry.tag === tag ? entry.body : undefined;
   }
 
-  /** Keeps the answer if it fits; returns what to send (the bytes of a large answer). */
-  set(key: string, tag: string, text: string): string | Buffer {
-    const body = text.length < KEEP_AS_TEXT_BELOW ? text : Buffer.from(text, "utf8");
+  /**
+   * Keeps the answer if it fits; returns what to send (the bytes of a large answer). An answer
+   * that is bytes already (a Ticket joined from kept pieces) is kept as it is.
+   */
+  set(key: string, tag: string, text: string | Buffer): string | Buffer {
+    const body =
+      typeof text !== "string" || text.length < KEEP_AS_TEXT_BELOW
+        ? text
+        : Buffer.from(text, "utf8");
     // A string's UTF-16 size bounds its UTF-8 one closely enough for a memory bound.
     const bytes = typeof body === "string" ? body.length * 2 : body.length;
     // Whatever was kept under this key answered an older tag: it can never be sent again.
@@ -215,7 +221,7 @@ function withEntityTag(request: FastifyRequest, reply: FastifyReply, payload: un
   const slot = (request as unknown as Record<symbol, CacheSlot | undefined>)[CACHE_SLOT];
   // The cached bytes go to the socket too: a string payload would be encoded a second time
   // (for a 20 MiB export, a second 20 MiB buffer to allocate and fill).
-  if (slot && typeof body === "string") body = slot.cache.set(slot.key, slot.tag, body);
+  if (slot) body = slot.cache.set(slot.key, slot.tag, body);
   let tag = reply.getHeader("etag");
   if (typeof tag !== "string") {
     tag = `"h${createHash("sha1").update(body).digest("base64url")}"`;

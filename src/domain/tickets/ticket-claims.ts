@@ -8,6 +8,7 @@ import type { TicketClaim } from "../model.js";
 import { cleanName, nameKey } from "../names.js";
 import type { BoardChanges, Transact } from "../transaction.js";
 import type { BoardLists, ClaimMade, ClaimToApply } from "./board-lists.js";
+import type { TicketJson } from "./ticket-json.js";
 import type { SerializeTicket, TicketViews } from "./ticket-views.js";
 
 /** CONTRACT.md §13: lease bounds and default, in seconds. */
@@ -59,7 +60,7 @@ interface PendingClaimNext {
   actor: string;
   serialize: SerializeTicket;
   /** The claimed Ticket's JSON, or null when none is ready. */
-  resolve(json: string | null): void;
+  resolve(json: TicketJson | null): void;
   reject(error: unknown): void;
 }
 
@@ -134,7 +135,7 @@ export function ticketClaimService(
   // (`views.ticketJson`, ticket-json.ts).
   const service = {
     /** Claims or, for the actor holding it, renews the claim of a ticket. */
-    claim(ticketId: number, input: ClaimInput, serialize: SerializeTicket): string {
+    claim(ticketId: number, input: ClaimInput, serialize: SerializeTicket): TicketJson {
       const actor = cleanActor(input.actor);
       checkLease(input.leaseSeconds);
       return transact((changes) => {
@@ -164,7 +165,7 @@ export function ticketClaimService(
     },
 
     /** Ends the actor's claim; an unclaimed ticket or an expired claim is already released. */
-    release(ticketId: number, input: { actor: string }, serialize: SerializeTicket): string {
+    release(ticketId: number, input: { actor: string }, serialize: SerializeTicket): TicketJson {
       const actor = cleanActor(input.actor);
       return transact((changes) => {
         const ticket = tickets.row(ticketId);
@@ -196,7 +197,7 @@ export function ticketClaimService(
       boardId: number,
       input: ClaimNextInput,
       serialize: SerializeTicket,
-    ): Promise<string | null> {
+    ): Promise<TicketJson | null> {
       return new Promise((resolve, reject) => {
         const actor = cleanActor(input.actor);
         checkLease(input.leaseSeconds);
@@ -219,7 +220,7 @@ export function ticketClaimService(
   function claimPending(): void {
     const batch = pending;
     pending = [];
-    const outcomes: Array<{ json: string | null } | { error: unknown }> = [];
+    const outcomes: Array<{ json: TicketJson | null } | { error: unknown }> = [];
     let toApply: ClaimToApply[] = [];
     try {
       transact((changes) => {
@@ -259,7 +260,7 @@ export function ticketClaimService(
     }
     lists.applyClaims(toApply);
     batch.forEach((request, index) => {
-      const outcome = outcomes[index] as { json: string | null } | { error: unknown };
+      const outcome = outcomes[index] as { json: TicketJson | null } | { error: unknown };
       if ("error" in outcome) request.reject(outcome.error);
       else request.resolve(outcome.json);
     });

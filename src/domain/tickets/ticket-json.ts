@@ -56,21 +56,42 @@ export interface TicketFresh {
   claim: TicketClaim | null;
 }
 
+/**
+ * A full Ticket's JSON as an answer sends it: the serializer's text, or the UTF-8 bytes joined
+ * from kept pieces. Bytes go to the socket as they are: a joined string would be flattened to
+ * measure it, flattened again behind the response's headers and encoded, ~3 copies of ~5 KB per
+ * answer (docs/performance.md, "The request path of a title PATCH (session 12)").
+ */
+export type TicketJson = string | Buffer;
+
+const NO_REMOTE_BYTES = Buffer.from(NO_REMOTE);
+
 /** A Ticket's JSON (with no remote issue) from its kept pieces and its fresh fields. */
-export function joinTicketJson(fresh: TicketFresh, kept: TicketPartsJson): string {
-  return (
-    head(fresh.row, fresh.hasChildren) +
-    kept.links +
-    versionAndClaim(fresh.row.version, fresh.claim) +
-    kept.bodies +
-    kept.relations +
-    NO_REMOTE
-  );
+export function joinTicketJson(fresh: TicketFresh, kept: TicketPartsJson): Buffer {
+  const start = head(fresh.row, fresh.hasChildren);
+  const middle = versionAndClaim(fresh.row.version, fresh.claim);
+  const length =
+    Buffer.byteLength(start) +
+    kept.links.length +
+    Buffer.byteLength(middle) +
+    kept.bodies.length +
+    kept.relations.length +
+    NO_REMOTE_BYTES.length;
+  // Not from Node's shared pool: an answer kept by a cache must not hold a pool's 8 KB slab.
+  const bytes = Buffer.allocUnsafeSlow(length);
+  let at = bytes.write(start, 0);
+  at += kept.links.copy(bytes, at);
+  at += bytes.write(middle, at);
+  at += kept.bodies.copy(bytes, at);
+  at += kept.relations.copy(bytes, at);
+  NO_REMOTE_BYTES.copy(bytes, at);
+  return bytes;
 }
 
 /**
- * The pieces to keep, cut from the serializer's JSON of a Ticket with no remote issue; undefined
- * when the fields written here would not give that text back.
+ * The pieces to keep, cut from the serializer's JSON of a Ticket with no remote issue and kept
+ * as UTF-8 bytes (views of one buffer); undefined when the fields written here would not give
+ * that text back.
  */
 export function cutTicketJson(full: string, fresh: TicketFresh): TicketPartsJson | undefined {
   // Every key before each of these is a scalar or an object without such a key, and a string
@@ -81,10 +102,13 @@ export function cutTicketJson(full: string, fresh: TicketFresh): TicketPartsJson
   const relations = full.indexOf(RELATIONS, body);
   const remote = full.indexOf(REMOTE, relations);
   if (links < 0 || version < 0 || body < 0 || relations < 0 || remote < 0) return undefined;
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(full));
+  bytes.write(full, 0);
+  const at = (index: number) => Buffer.byteLength(full.slice(0, index));
   const json: TicketPartsJson = {
-    links: full.slice(links, version),
-    relations: full.slice(relations, remote),
-    bodies: full.slice(body, relations),
+    links: bytes.subarray(at(links), at(version)),
+    relations: bytes.subarray(at(relations), at(remote)),
+    bodies: bytes.subarray(at(body), at(relations)),
   };
-  return joinTicketJson(fresh, json) === full ? json : undefined;
+  return joinTicketJson(fresh, json).equals(bytes) ? json : undefined;
 }

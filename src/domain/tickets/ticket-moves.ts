@@ -7,6 +7,7 @@ import type { Board, Lane } from "../model.js";
 import { nameKey } from "../names.js";
 import type { Transact } from "../transaction.js";
 import { TicketBatch, type TicketEdits } from "./ticket-edits.js";
+import type { TicketJson } from "./ticket-json.js";
 import type { TicketLanes } from "./ticket-ordering.js";
 import type { SerializeTicket, TicketViews } from "./ticket-views.js";
 
@@ -101,7 +102,7 @@ export function ticketMoveService(
       ticketId: number,
       input: { boardId: number; laneId: number },
       serialize: SerializeTicket,
-    ): string {
+    ): TicketJson {
       return transact((changes) => {
         const before = stores.tickets.get(ticketId);
         if (!before) throw new NotFound("ticket not found");

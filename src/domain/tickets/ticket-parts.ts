@@ -21,19 +21,23 @@ export interface TicketParts {
 
 /**
  * The parts' JSON, cut from a full Ticket's JSON as the route's serializer wrote it
- * (ticket-json.ts), kept next to the parts it was written from: an answer of the same ticket
- * joins it with its fresh fields instead of serializing ~5 KB of comments and bodies again.
+ * (ticket-json.ts), kept as UTF-8 bytes next to the parts it was written from: an answer of the
+ * same ticket joins it with its fresh fields instead of serializing ~5 KB of comments and bodies
+ * again.
  */
 export interface TicketPartsJson {
   /** `,"tags":[…],"blockerIds":[…],"relatedIds":[…],"ref":…,"shortRef":…,"externalReferences":[…]` */
-  links: string;
+  links: Buffer;
   /** `,"comments":[…],"blockers":[…],"blockedBy":[…],"related":[…],"parent":…,"children":[…]` */
-  relations: string;
+  relations: Buffer;
   /** `,"bodyMarkdown":…,"bodyHtml":…` */
-  bodies: string;
+  bodies: Buffer;
 }
 
-/** Kept parts are bounded by this estimate of their size (UTF-16 characters count twice). */
+/**
+ * Kept parts are bounded by this estimate of their size (UTF-16 characters count twice; the
+ * kept JSON, UTF-8 bytes, counts its bytes).
+ */
 const MAX_BYTES = 16 * 1024 * 1024;
 /** A kept entry's size beyond its texts: objects, map entries, short fields. */
 const ENTRY_BYTES = 400;
@@ -52,9 +56,9 @@ function sizeOf(parts: TicketParts): number {
   return bytes;
 }
 
+/** The buffer the pieces are views of (cut from one answer: its whole text). */
 function jsonSizeOf(json: TicketPartsJson): number {
-  const { links, relations, bodies } = json;
-  return 2 * (links.length + relations.length + bodies.length);
+  return json.links.buffer.byteLength;
 }
 
 /**

@@ -5,6 +5,7 @@ import { now } from "../clock.js";
 import { InvalidInput, NotFound } from "../errors.js";
 import type { Ticket } from "../model.js";
 import type { Transact } from "../transaction.js";
+import type { TicketJson } from "./ticket-json.js";
 import { activeFirst, type LaneEntry, placeInOrder, type TicketLanes } from "./ticket-ordering.js";
 import type { SerializeTicket, TicketViews } from "./ticket-views.js";
 
@@ -49,7 +50,7 @@ export function ticketPositionService(
      * the lane's end), else the end. Every anchor sent must be in the target lane. Answers the
      * Ticket's JSON as `serialize` (the route's serializer) writes it (`views.ticketJson`).
      */
-    reposition(ticketId: number, input: PositionInput, serialize: SerializeTicket): string {
+    reposition(ticketId: number, input: PositionInput, serialize: SerializeTicket): TicketJson {
       return transact((changes) => {
         const ticket = tickets.row(ticketId);
         if (!ticket) throw new NotFound("ticket not found");

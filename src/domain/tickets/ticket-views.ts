@@ -17,7 +17,7 @@ import type {
 } from "../model.js";
 import type { Read } from "../transaction.js";
 import { claimView } from "./ticket-claims.js";
-import { cutTicketJson, joinTicketJson } from "./ticket-json.js";
+import { cutTicketJson, joinTicketJson, type TicketJson } from "./ticket-json.js";
 import { KeptTicketParts, type TicketParts } from "./ticket-parts.js";
 
 /** A full Ticket's JSON as the route's response serializer writes it. */
@@ -403,7 +403,7 @@ export function ticketViews(
       serialize: SerializeTicket,
       known?: KnownTicket,
       options: { keep: boolean } = { keep: true },
-    ): string {
+    ): TicketJson {
       return read(() => {
         const record = known?.record ?? rowOf(ticketId);
         const parts = partsOf(record, options.keep);

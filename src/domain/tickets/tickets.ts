@@ -11,6 +11,7 @@ import type { Transact } from "../transaction.js";
 import { NO_TRASH, type TrashKeeper } from "../trash/trash-keeper.js";
 import type { BoardLists } from "./board-lists.js";
 import { TicketBatch, type TicketEdits, type TicketUpsert } from "./ticket-edits.js";
+import type { TicketJson } from "./ticket-json.js";
 import type { TicketLanes } from "./ticket-ordering.js";
 import { parseTicketSearch } from "./ticket-search.js";
 import type { KnownTicket, SerializeTicket, TicketRelations, TicketViews } from "./ticket-views.js";
@@ -224,13 +225,13 @@ export function ticketService(
     },
 
     /** `update` answering the changed Ticket's JSON as `serialize` writes it (cheaper). */
-    updateAsJson(ticketId: number, input: TicketUpsert, serialize: SerializeTicket): string {
+    updateAsJson(ticketId: number, input: TicketUpsert, serialize: SerializeTicket): TicketJson {
       edits.assertSomeField(input);
       return change(ticketId, input, (id, known) => views.ticketJson(id, serialize, known));
     },
 
     /** The full Ticket's JSON as `serialize` (the route's serializer) writes it. */
-    getAsJson: (ticketId: number, serialize: SerializeTicket): string =>
+    getAsJson: (ticketId: number, serialize: SerializeTicket): TicketJson =>
       views.ticketJson(ticketId, serialize),
 
     /** Moves to the lane named `laneName`; isResolved changes only when sent. */

@@ -3,6 +3,7 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyReply } from "fastify";
 import type { EntityTags } from "../../domain/entity-tags.js";
 import type { TicketSummary } from "../../domain/model.js";
+import type { TicketJson } from "../../domain/tickets/ticket-json.js";
 import type { TicketMoveService } from "../../domain/tickets/ticket-moves.js";
 import type { TicketPositionService } from "../../domain/tickets/ticket-positions.js";
 import type { SerializeTicket } from "../../domain/tickets/ticket-views.js";
@@ -65,7 +66,7 @@ export function ticketSerializer(reply: FastifyReply): SerializeTicket {
  * end-of-stream listeners on every answer still waiting for its sync (docs/performance.md,
  * "The request path of a title PATCH (session 12)").
  */
-export function sendJson(reply: FastifyReply, json: string): FastifyReply {
+export function sendJson(reply: FastifyReply, json: TicketJson): FastifyReply {
   return reply.type(JSON_TYPE).send(json);
 }
 
