@@ -575,6 +575,25 @@ test("a list too big to copy is streamed as it is kept: the same bytes, length a
   assert.equal(again.status, 304);
 });
 
+test("a list above Node's pooled size is streamed too, with its length; a smaller one is copied", async () => {
+  // From 4 KB on the route sends a list as its kept parts (a buffer of its own per answer would
+  // outlive its request in the old generation); below it, one copy from Node's pool.
+  const board = boards[0] as BoardState;
+  for (const path of [
+    `/api/boards/${board.id}/tickets?archived=all`,
+    `/api/boards/${board.id}/tickets?q=%23999`,
+  ]) {
+    const [mine, reference] = [await live.get(path), await fresh.get(path)];
+    assert.equal(mine.text, reference.text, `${path} differs`);
+    assert.equal(mine.headers.get("content-length"), String(Buffer.byteLength(mine.text)));
+    assert.equal(mine.headers.get("transfer-encoding"), null);
+    const head = await live.request("HEAD", path);
+    assert.equal(head.headers.get("content-length"), mine.headers.get("content-length"));
+  }
+  const big = await live.get(`/api/boards/${board.id}/tickets?archived=all`);
+  assert.ok(big.text.length > 4096, `only ${big.text.length} characters`);
+});
+
 test("a ticket tracking a remote issue answers import, PATCH and refresh as a fresh computation", async () => {
   // Its answers are serialized in full, not joined from kept JSON: this checks they stay so.
   const board = await importBoard("Tracking", 3);

@@ -91,7 +91,7 @@ function listParts(runs: readonly Buffer[]): { parts: Buffer[]; length: number }
 }
 
 /**
- * A big list's answer, sent without copying its parts into one buffer (a big board's list is
+ * A list's answer, sent without copying its parts into one buffer (a big board's list is
  * 2-5 MB): piped into the response, it writes every part at once into the corked response, so
  * the socket sends them with one `writev`. The runs are never changed in place (a write
  * replaces a run), so they can be handed to the socket as they are.
@@ -118,10 +118,13 @@ class ListAnswer extends Readable {
 }
 
 /**
- * Below this many bytes a list is copied into one buffer: setting up the stream costs more
- * than copying a search's or a small board's answer (measured, docs/performance.md).
+ * Below this many bytes a list is copied into one buffer, which Node then takes from its
+ * shared pool; any bigger answer is sent as its parts, since a buffer of its own per answer
+ * ends up in the old generation once the kept runs have made V8 pretenure Node's buffers, and
+ * lives until a mark-compact: a search after full-list reads then paid ~0.7-1 ms of collection
+ * per read (docs/performance.md, "The bench's PATCH row and the reads' leftovers (session 12)").
  */
-const STREAM_FROM_BYTES = 256 * 1024;
+const STREAM_FROM_BYTES = Buffer.poolSize >>> 1;
 
 /** Sends a list's runs (JSON already serialized by the route's serializer, joined). */
 function sendListRuns(reply: FastifyReply, runs: readonly Buffer[]): FastifyReply {
