@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { after, test } from "node:test";
 import { startServer } from "../../src/server.js";
+import { capturedLog } from "../helpers/log-capture.js";
 
 /**
  * Per-request logging by level (http/request-logging.ts): at info and below every request is
@@ -17,9 +17,7 @@ const folder = mkdtempSync(join(tmpdir(), "tack-request-logging-"));
 after(() => rmSync(folder, { recursive: true, force: true }));
 
 async function linesAt(logLevel: string): Promise<Array<Record<string, unknown>>> {
-  const text: string[] = [];
-  const logStream = new PassThrough();
-  logStream.setEncoding("utf8").on("data", (chunk: string) => text.push(chunk));
+  const log = capturedLog();
   const server = await startServer(
     {
       host: "127.0.0.1",
@@ -29,7 +27,10 @@ async function linesAt(logLevel: string): Promise<Array<Record<string, unknown>>
       logLevel,
     },
     {},
-    { logStream, syncFile: (_fd, done) => done(new Error("EIO: i/o error, fdatasync")) },
+    {
+      logStream: log.stream,
+      syncFile: (_fd, done) => done(new Error("EIO: i/o error, fdatasync")),
+    },
   );
   try {
     assert.equal((await fetch(`${server.url}/api/boards`)).status, 200);
@@ -42,8 +43,8 @@ async function linesAt(logLevel: string): Promise<Array<Record<string, unknown>>
   } finally {
     await server.close();
   }
-  const raw = text
-    .join("")
+  const raw = log
+    .text()
     .split("\n")
     .filter((line) => line !== "");
   // A line names its request at most once (a child's binding and the line's own field would be

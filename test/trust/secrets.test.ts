@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { after, test } from "node:test";
 import { startServer } from "../../src/server.js";
 import { ALL_TOKENS, credentialsEnv, TOKENS } from "../api/remote-fixtures.js";
+import { capturedLog } from "../helpers/log-capture.js";
 import { tokensOf } from "../helpers/tokens.js";
 
 /**
@@ -21,9 +21,7 @@ const CLIENT_SECRET = "clientSecretHeaderValue0099";
 
 for (const logLevel of ["info", "trace"]) {
   test(`at ${logLevel} level, no log line or answer carries a token or an authorization header`, async () => {
-    const lines: string[] = [];
-    const logStream = new PassThrough();
-    logStream.setEncoding("utf8").on("data", (chunk: string) => lines.push(chunk));
+    const log = capturedLog();
     const server = await startServer(
       {
         host: "127.0.0.1",
@@ -33,7 +31,7 @@ for (const logLevel of ["info", "trace"]) {
         logLevel,
       },
       credentialsEnv({ "github:*": TOKENS.github, "redmine:*": TOKENS.redmine }),
-      { logStream },
+      { logStream: log.stream },
     );
     const answers: string[] = [];
     try {
@@ -75,7 +73,7 @@ for (const logLevel of ["info", "trace"]) {
     } finally {
       await server.close();
     }
-    const logs = lines.join("");
+    const logs = log.text();
     assert.ok(logs.includes("/api/boards"), "requests are logged at this level");
     for (const secret of [...ALL_TOKENS, CLIENT_SECRET]) {
       assert.ok(!logs.includes(secret), `${secret} in the log`);
@@ -85,9 +83,7 @@ for (const logLevel of ["info", "trace"]) {
 }
 
 test("access tokens and session cookies never reach a log line (trace level), an answer or an error", async () => {
-  const lines: string[] = [];
-  const logStream = new PassThrough();
-  logStream.setEncoding("utf8").on("data", (chunk: string) => lines.push(chunk));
+  const log = capturedLog();
   const dbFile = join(folder, "access.sqlite");
   const tokens = tokensOf(dbFile);
   const { token } = tokens.create({ name: "agent", readOnly: false });
@@ -105,7 +101,7 @@ test("access tokens and session cookies never reach a log line (trace level), an
       requireToken: true,
     },
     {},
-    { logStream },
+    { logStream: log.stream },
   );
   const answers: string[] = [];
   let session = "";
@@ -144,7 +140,7 @@ test("access tokens and session cookies never reach a log line (trace level), an
   } finally {
     await server.close();
   }
-  const logs = lines.join("");
+  const logs = log.text();
   assert.ok(logs.includes("/api/session"), "requests are logged at this level");
   for (const secret of [token, reader, revoked, session]) {
     assert.ok(!logs.includes(secret), "a token or session in the log");
