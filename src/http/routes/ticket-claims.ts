@@ -2,7 +2,6 @@ import { Type } from "@sinclair/typebox";
 import type { FastifyReply } from "fastify";
 import type { EntityTags } from "../../domain/entity-tags.js";
 import type { TicketClaimService } from "../../domain/tickets/ticket-claims.js";
-import type { SerializeTicket } from "../../domain/tickets/ticket-views.js";
 import { IfMatchHeaders, ifMatchOf } from "../conditional-requests.js";
 import { answer, BoardIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import { ClaimBody, ClaimNextBody, ReleaseBody } from "../schemas/coordination.js";
@@ -20,10 +19,10 @@ export function ticketClaimRoutes(
   services: { ticketClaims: TicketClaimService; entityTags: EntityTags },
 ): void {
   const { ticketClaims, entityTags } = services;
-  // Each route's serializer of a full Ticket, set by its first answer.
-  let serializeForClaim: SerializeTicket | undefined;
-  let serializeForRelease: SerializeTicket | undefined;
-  let serializeForClaimNext: SerializeTicket | undefined;
+  // Each route's serializer of a full Ticket, taken from its first answer.
+  const serializerForClaim = ticketSerializer();
+  const serializerForRelease = ticketSerializer();
+  const serializerForClaimNext = ticketSerializer();
 
   app.post(
     "/api/tickets/:ticketId/claim",
@@ -48,8 +47,7 @@ export function ticketClaimRoutes(
     // Synchronous, sending and returning nothing (see sendJson in routes/tickets.ts).
     (request, reply) => {
       const { ticketId } = request.params;
-      serializeForClaim ??= ticketSerializer(reply);
-      const serialize = serializeForClaim;
+      const serialize = serializerForClaim(reply);
       const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
         ticketClaims.claim(ticketId, request.body, serialize),
       );
@@ -79,8 +77,7 @@ export function ticketClaimRoutes(
     // Synchronous, sending and returning nothing (see sendJson in routes/tickets.ts).
     (request, reply) => {
       const { ticketId } = request.params;
-      serializeForRelease ??= ticketSerializer(reply);
-      const serialize = serializeForRelease;
+      const serialize = serializerForRelease(reply);
       const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
         ticketClaims.release(ticketId, request.body, serialize),
       );
@@ -112,9 +109,8 @@ export function ticketClaimRoutes(
     // nothing), with no promise for Fastify to wait on through `reply.then` (see sendJson in
     // routes/tickets.ts); 32 callers' answers wait for their sync at once.
     (request, reply) => {
-      serializeForClaimNext ??= ticketSerializer(reply);
       const { boardId } = request.params;
-      ticketClaims.claimNext(boardId, request.body, serializeForClaimNext).then(
+      ticketClaims.claimNext(boardId, request.body, serializerForClaimNext(reply)).then(
         (json) => {
           if (json === null) reply.code(204).send(null);
           else sendJson(reply, json);

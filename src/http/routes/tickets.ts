@@ -51,11 +51,19 @@ function summarySerializer(
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
-/** A route's 200 serializer (a full Ticket), taken from the first reply that needs it. */
-export function ticketSerializer(reply: FastifyReply): SerializeTicket {
-  const serialize = reply.getSerializationFunction("200");
-  if (!serialize) throw new Error("the ticket route has no response serializer");
-  return serialize as unknown as SerializeTicket;
+/**
+ * One route's 200 serializer (a full Ticket): call the function returned with the route's
+ * replies; it takes the serializer from the first and keeps it.
+ */
+export function ticketSerializer(): (reply: FastifyReply) => SerializeTicket {
+  let serializer: SerializeTicket | undefined;
+  return (reply) => {
+    if (serializer) return serializer;
+    const serialize = reply.getSerializationFunction("200");
+    if (!serialize) throw new Error("the ticket route has no response serializer");
+    serializer = serialize as unknown as SerializeTicket;
+    return serializer;
+  };
 }
 
 /**
@@ -155,13 +163,13 @@ export function ticketRoutes(
   // A full Ticket as each route's serializer writes it (set by the route's first answer). The
   // routes answer the JSON the domain joins from kept pieces (domain/tickets/ticket-json.ts);
   // with `freshLists` (the reference server of the tests) they answer objects, serialized anew.
-  let serializeForGet: SerializeTicket | undefined;
-  let serializeForPatch: SerializeTicket | undefined;
-  let serializeForTransition: SerializeTicket | undefined;
+  const serializerForGet = ticketSerializer();
+  const serializerForPatch = ticketSerializer();
+  const serializerForTransition = ticketSerializer();
   // Position and move answer JSON on the reference server too: with nothing kept, it is the
   // serializer's text of a Ticket read anew.
-  let serializeForPosition: SerializeTicket | undefined;
-  let serializeForMove: SerializeTicket | undefined;
+  const serializerForPosition = ticketSerializer();
+  const serializerForMove = ticketSerializer();
 
   app.get(
     "/api/boards/:boardId/tickets",
@@ -247,8 +255,7 @@ export function ticketRoutes(
       if (tag !== undefined && answerFromTag(request, reply, tag, cache)) return;
       if (options.freshLists) return tickets.get(ticketId);
       // The serializer's JSON, joined from kept pieces (domain/tickets/ticket-json.ts).
-      serializeForGet ??= ticketSerializer(reply);
-      sendJson(reply, tickets.getAsJson(ticketId, serializeForGet));
+      sendJson(reply, tickets.getAsJson(ticketId, serializerForGet(reply)));
     },
   );
 
@@ -274,8 +281,7 @@ export function ticketRoutes(
           tickets.update(ticketId, request.body),
         );
       }
-      serializeForPatch ??= ticketSerializer(reply);
-      const serialize = serializeForPatch;
+      const serialize = serializerForPatch(reply);
       const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
         tickets.updateAsJson(ticketId, request.body, serialize),
       );
@@ -326,8 +332,7 @@ export function ticketRoutes(
           tickets.transition(ticketId, request.body),
         );
       }
-      serializeForTransition ??= ticketSerializer(reply);
-      const serialize = serializeForTransition;
+      const serialize = serializerForTransition(reply);
       const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
         tickets.transitionAsJson(ticketId, request.body, serialize),
       );
@@ -356,8 +361,7 @@ export function ticketRoutes(
     // Synchronous, sending and returning nothing (see sendJson).
     (request, reply) => {
       const { ticketId } = request.params;
-      serializeForPosition ??= ticketSerializer(reply);
-      const serialize = serializeForPosition;
+      const serialize = serializerForPosition(reply);
       const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
         ticketPositions.reposition(ticketId, request.body, serialize),
       );
@@ -385,8 +389,7 @@ export function ticketRoutes(
     // Synchronous, sending and returning nothing (see sendJson).
     (request, reply) => {
       const { ticketId } = request.params;
-      serializeForMove ??= ticketSerializer(reply);
-      const serialize = serializeForMove;
+      const serialize = serializerForMove(reply);
       const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
         ticketMoves.move(ticketId, request.body, serialize),
       );
