@@ -309,7 +309,9 @@ export async function refresh(ticketIds: number[] | null): Promise<void> {
   } catch (error) {
     if (boardsRemovedHere.has(id)) return;
     if (boardId.value === id && (error as { status?: number }).status === 404) {
-      toast("This board was deleted.", "error");
+      // Named: the page goes on to show another board, which the toast must not seem to be.
+      const name = board.value?.name;
+      toast(name ? `Board “${name}” was deleted elsewhere.` : "This board was deleted.", "info");
       closeBoard();
       await loadBoards();
       // Deleted elsewhere: leave its address as after a delete here (home opens the first board).
