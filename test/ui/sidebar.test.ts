@@ -84,7 +84,8 @@ describe("sidebar", () => {
       await page.getByRole("heading", { name: "Alpha one", level: 1 }).waitFor();
       assert.equal(await page.locator(".toast-error").count(), 0);
       // Not told, as for a board deleted elsewhere, that the board it deleted itself was deleted.
-      assert.equal(await page.locator(".toast").getByText(/was deleted/).count(), 0);
+      const notices = page.locator(".toast").getByText(/was deleted/);
+      assert.equal(await notices.count(), 0);
       assert.deepEqual(errors, []);
     };
 
