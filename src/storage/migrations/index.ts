@@ -14,6 +14,7 @@ import { flowHistoriesSchema } from "./012-flow-histories.js";
 import { flowHistoryRevisionsSchema } from "./013-flow-history-revisions.js";
 import { titleSearch } from "./014-title-search.js";
 import { flowEntryTest } from "./015-flow-entry-test.js";
+import { developerInTheLoopSchema } from "./016-developer-in-the-loop.js";
 
 /**
  * What a migration may need beyond the database: the domain's Markdown renderer, handed in by
@@ -50,4 +51,5 @@ export const migrations: readonly Migration[] = [
   flowHistoryRevisionsSchema,
   titleSearch,
   flowEntryTest,
+  developerInTheLoopSchema,
 ];
