@@ -5,16 +5,14 @@
 // Pull requests are issues to this API: an issue number that is a pull request is fetched and
 // commented on like any issue, and its url is the pull request's web page (/pull/<n>).
 
-import { createProviderClient } from "./http.js";
 import {
-  commentFromJson,
   isoTimestamp,
   type JsonObject,
   optionalString,
   requireId,
-  requireObject,
   requireString,
 } from "./json-fields.js";
+import { createRestProvider } from "./rest-provider.js";
 import type {
   RemoteIssue,
   RemoteIssueTarget,
@@ -25,49 +23,22 @@ import type {
 const API_VERSION = "2022-11-28";
 
 export function createGitHubProvider(options: RemoteProviderOptions = {}): RemoteProvider {
-  const request = createProviderClient(
-    "github",
-    (token) => ({
-      Authorization: `Bearer ${token}`,
-      Accept: "application/vnd.github+json",
-      "X-GitHub-Api-Version": API_VERSION,
-    }),
-    options.timeoutMs,
+  return createRestProvider(
+    {
+      id: "github",
+      headers: (token) => ({
+        Authorization: `Bearer ${token}`,
+        Accept: "application/vnd.github+json",
+        "X-GitHub-Api-Version": API_VERSION,
+      }),
+      issuePath,
+      describe,
+      toRemoteIssue,
+      credentialPath: "/",
+      comments: { path: (target) => `${issuePath(target)}/comments`, body: (body) => ({ body }) },
+    },
+    options,
   );
-
-  return {
-    id: "github",
-
-    async fetchIssue(target, token) {
-      const json = await request(target.instanceUrl, token, {
-        method: "GET",
-        path: issuePath(target),
-        action: "read",
-        subject: describe(target),
-      });
-      return toRemoteIssue(target, requireObject("github", json));
-    },
-
-    async postComment(target, token, bodyMarkdown) {
-      const json = await request(target.instanceUrl, token, {
-        method: "POST",
-        path: `${issuePath(target)}/comments`,
-        body: { body: bodyMarkdown },
-        action: "comment on",
-        subject: describe(target),
-      });
-      return commentFromJson("github", json);
-    },
-
-    async checkCredential(instanceUrl, token) {
-      await request(instanceUrl, token, {
-        method: "GET",
-        path: "/",
-        action: "use",
-        subject: `the github api at ${instanceUrl}`,
-      });
-    },
-  };
 }
 
 function issuePath(target: RemoteIssueTarget): string {

@@ -5,17 +5,15 @@
 // Work items of a project (/-/work_items/<n>) share the iid sequence with issues, and the
 // issues API serves the issue-like types (issue, incident, task), so they take the same path.
 
-import { createProviderClient } from "./http.js";
 import {
-  commentFromJson,
   isoTimestamp,
   type JsonObject,
   optionalObject,
   optionalString,
   requireId,
-  requireObject,
   requireString,
 } from "./json-fields.js";
+import { createRestProvider } from "./rest-provider.js";
 import type {
   RemoteIssue,
   RemoteIssueTarget,
@@ -24,45 +22,18 @@ import type {
 } from "./types.js";
 
 export function createGitLabProvider(options: RemoteProviderOptions = {}): RemoteProvider {
-  const request = createProviderClient(
-    "gitlab",
-    (token) => ({ "PRIVATE-TOKEN": token }),
-    options.timeoutMs,
+  return createRestProvider(
+    {
+      id: "gitlab",
+      headers: (token) => ({ "PRIVATE-TOKEN": token }),
+      issuePath,
+      describe,
+      toRemoteIssue,
+      credentialPath: "/user",
+      comments: { path: (target) => `${issuePath(target)}/notes`, body: (body) => ({ body }) },
+    },
+    options,
   );
-
-  return {
-    id: "gitlab",
-
-    async fetchIssue(target, token) {
-      const json = await request(target.instanceUrl, token, {
-        method: "GET",
-        path: issuePath(target),
-        action: "read",
-        subject: describe(target),
-      });
-      return toRemoteIssue(target, requireObject("gitlab", json));
-    },
-
-    async postComment(target, token, bodyMarkdown) {
-      const json = await request(target.instanceUrl, token, {
-        method: "POST",
-        path: `${issuePath(target)}/notes`,
-        body: { body: bodyMarkdown },
-        action: "comment on",
-        subject: describe(target),
-      });
-      return commentFromJson("gitlab", json);
-    },
-
-    async checkCredential(instanceUrl, token) {
-      await request(instanceUrl, token, {
-        method: "GET",
-        path: "/user",
-        action: "use",
-        subject: `the gitlab api at ${instanceUrl}`,
-      });
-    },
-  };
 }
 
 function issuePath(target: RemoteIssueTarget): string {

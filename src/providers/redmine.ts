@@ -15,7 +15,7 @@
 // project as last fetched (the issue JSON names no project identifier); moving an issue to
 // another project therefore changes its identity, as a transfer does on GitHub.
 
-import { createProviderClient } from "./http.js";
+import type { ProviderClient } from "./http.js";
 import {
   isJsonObject,
   isoTimestamp,
@@ -26,6 +26,7 @@ import {
   requireObject,
   requireString,
 } from "./json-fields.js";
+import { createRestProvider, type RestIssueApi } from "./rest-provider.js";
 import type {
   RemoteComment,
   RemoteIssue,
@@ -34,66 +35,59 @@ import type {
   RemoteProviderOptions,
 } from "./types.js";
 
+const CURRENT_USER = "/users/current.json";
+
+const redmine: RestIssueApi = {
+  id: "redmine",
+  headers: (token) => ({ "X-Redmine-API-Key": token }),
+  issuePath: (target) => `/issues/${target.issueKey}.json`,
+  issueKey: "issue",
+  describe: (target) => `redmine issue #${target.issueKey}`,
+  toRemoteIssue,
+  credentialPath: CURRENT_USER,
+  credentialAnswer: userIdOf,
+};
+
 export function createRedmineProvider(options: RemoteProviderOptions = {}): RemoteProvider {
-  const request = createProviderClient(
-    "redmine",
-    (token) => ({ "X-Redmine-API-Key": token }),
-    options.timeoutMs,
-  );
-
-  const currentUserId = async (instanceUrl: string, token: string): Promise<string> => {
-    const json = await request(instanceUrl, token, {
-      method: "GET",
-      path: "/users/current.json",
-      action: "use",
-      subject: `the redmine api at ${instanceUrl}`,
-    });
-    const user = requireObject("redmine", requireObject("redmine", json).user);
-    return requireId("redmine", user, "id");
-  };
-
-  const readIssue = async (target: RemoteIssueTarget, token: string, query = "") => {
-    const json = await request(target.instanceUrl, token, {
-      method: "GET",
-      path: `/issues/${target.issueKey}.json${query}`,
-      action: "read",
-      subject: describe(target),
-    });
-    return requireObject("redmine", requireObject("redmine", json).issue);
-  };
-
-  return {
-    id: "redmine",
-
-    async fetchIssue(target, token) {
-      return toRemoteIssue(target, await readIssue(target, token));
-    },
-
-    async postComment(target, token, bodyMarkdown) {
-      const userId = await currentUserId(target.instanceUrl, token);
-      await request(target.instanceUrl, token, {
-        method: "PUT",
-        path: `/issues/${target.issueKey}.json`,
-        body: { issue: { notes: bodyMarkdown } },
-        action: "comment on",
-        subject: describe(target),
-      });
-      try {
-        const issue = await readIssue(target, token, "?include=journals");
-        return findPostedJournal(issue, userId, bodyMarkdown);
-      } catch {
-        return { remoteCommentId: null, postedAt: new Date().toISOString() };
-      }
-    },
-
-    async checkCredential(instanceUrl, token) {
-      await currentUserId(instanceUrl, token);
-    },
-  };
+  return createRestProvider(redmine, options, postComment);
 }
 
-function describe(target: RemoteIssueTarget): string {
-  return `redmine issue #${target.issueKey}`;
+/** The id of the user whose key answered `/users/current.json`. */
+function userIdOf(json: unknown): string {
+  const user = requireObject("redmine", requireObject("redmine", json).user);
+  return requireId("redmine", user, "id");
+}
+
+/**
+ * Asks whose key this is (failing early on a bad key), writes the note, then finds the journal
+ * it made (the PUT answers 204 with no body). See the file's header for why a failed search is
+ * a comment without an id, not an error.
+ */
+async function postComment(
+  request: ProviderClient,
+  target: RemoteIssueTarget,
+  token: string,
+  bodyMarkdown: string,
+): Promise<RemoteComment> {
+  const about = redmine.describe(target);
+  const call = (
+    method: "GET" | "PUT",
+    path: string,
+    action: string,
+    subject: string,
+    body?: unknown,
+  ) => request(target.instanceUrl, token, { method, path, action, subject, body });
+  const account = `the redmine api at ${target.instanceUrl}`;
+  const userId = userIdOf(await call("GET", CURRENT_USER, "use", account));
+  const notes = { issue: { notes: bodyMarkdown } };
+  await call("PUT", redmine.issuePath(target), "comment on", about, notes);
+  try {
+    const json = await call("GET", `${redmine.issuePath(target)}?include=journals`, "read", about);
+    const issue = requireObject("redmine", requireObject("redmine", json).issue);
+    return findPostedJournal(issue, userId, bodyMarkdown);
+  } catch {
+    return { remoteCommentId: null, postedAt: new Date().toISOString() };
+  }
 }
 
 function toRemoteIssue(target: RemoteIssueTarget, issue: JsonObject): RemoteIssue {
