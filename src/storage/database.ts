@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import type { Db } from "./db.js";
 import { type Migration, type MigrationContext, migrations } from "./migrations/index.js";
 
-export type Db = Database.Database;
+export type { Db } from "./db.js";
 
 /** A problem that prevents the service from starting; its message is shown to the user as is. */
 export class StartupError extends Error {}

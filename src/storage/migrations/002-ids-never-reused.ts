@@ -1,4 +1,4 @@
-import type { Db } from "../database.js";
+import type { Db } from "../db.js";
 
 /**
  * Tables whose `id` names a resource a client can hold on to. Without AUTOINCREMENT, SQLite hands

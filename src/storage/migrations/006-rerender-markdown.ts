@@ -1,5 +1,5 @@
-import type { Db } from "../database.js";
-import type { MigrationContext } from "./index.js";
+import type { Db } from "../db.js";
+import type { MigrationContext } from "./migration.js";
 
 /**
  * Bodies render the way issue trackers render them now (line breaks, safe inline HTML,

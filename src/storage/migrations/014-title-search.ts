@@ -1,4 +1,4 @@
-import type { Db } from "../database.js";
+import type { Db } from "../db.js";
 import { BATCH, defer, references } from "./007-search-index-parts.js";
 
 /**

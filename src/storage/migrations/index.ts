@@ -1,4 +1,7 @@
-import type { Db } from "../database.js";
+import type { Migration } from "./migration.js";
+
+export type { Migration, MigrationContext } from "./migration.js";
+
 import { initialSchema } from "./001-initial.js";
 import { idsNeverReused } from "./002-ids-never-reused.js";
 import { boardPositionsContiguous } from "./003-board-positions.js";
@@ -15,21 +18,6 @@ import { flowHistoryRevisionsSchema } from "./013-flow-history-revisions.js";
 import { titleSearch } from "./014-title-search.js";
 import { flowEntryTest } from "./015-flow-entry-test.js";
 import { developerInTheLoopSchema } from "./016-developer-in-the-loop.js";
-
-/**
- * What a migration may need beyond the database: the domain's Markdown renderer, handed in by
- * whoever opens the database, since storage does not reach into the domain.
- */
-export interface MigrationContext {
-  renderMarkdown(markdown: string): string;
-}
-
-/**
- * One schema migration: SQL to execute, or a function for steps SQL alone cannot express
- * (rebuilding tables from their stored definitions, re-rendering stored HTML). Each runs inside
- * the one migration transaction, with foreign keys off and checked before commit.
- */
-export type Migration = string | ((db: Db, context: MigrationContext) => void);
 
 /**
  * Ordered list of schema migrations. The database's `PRAGMA user_version` records how many have
