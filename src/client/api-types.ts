@@ -28,18 +28,104 @@ export type LaneT = Static<typeof Lane>;
 export type TagT = Static<typeof Tag>;
 export type BoardShellT = Static<typeof BoardShell>;
 export type BoardDetailT = Static<typeof BoardDetail>;
-export type Ticket = Static<typeof TicketShape>;
-export type TicketSummary = Static<typeof TicketSummaryShape>;
+export type Ticket = Static<typeof TicketShape> & TicketLoopFields;
+export type TicketSummary = Static<typeof TicketSummaryShape> & TicketLoopFields;
 export type Claim = NonNullable<Ticket["claim"]>;
 export type CommentT = Static<typeof Comment>;
 export type ActivityEntry = Static<typeof ActivityLog>;
 export type TicketEventT = Static<typeof TicketEvent>;
 export type TicketEventInput = Static<typeof TicketEventCreateBody>;
-export type TicketCreateInput = Static<typeof TicketCreateBody>;
-export type TicketPatchInput = Static<typeof TicketPatchBody>;
+export type TicketCreateInput = Static<typeof TicketCreateBody> & NotBeforeInput;
+export type TicketPatchInput = Static<typeof TicketPatchBody> & NotBeforeInput;
 export type TicketListFilter = Static<typeof TicketListQuery> & { ready?: boolean };
 export type BoardInsightsT = Static<typeof BoardInsights>;
 export type RemotePreview = Static<typeof RemoteIssueImportPreview>;
 export type RemoteDiagnostic = Static<typeof RemoteDiagnosticResult>;
 export type TrashItemT = Static<typeof TrashItem>;
 export type TrashRestoredT = Static<typeof TrashRestored>;
+
+// The developer in the loop (docs/api.md: "Asks", "Not before", "Templates", "Checklists"),
+// written out here as the API states them. The ticket fields are optional so the clients also
+// work against a server of this interface that does not have them yet.
+
+/** What a ticket carries about asks, its moment and its checklist. */
+export interface TicketLoopFields {
+  /** Open asks of any kind on the ticket. */
+  openAsks?: number;
+  /** RFC 3339 date-time before which the ticket is not ready, or null. */
+  notBefore?: string | null;
+  checklist?: { done: number; total: number };
+}
+
+export interface NotBeforeInput {
+  notBefore?: string | null;
+}
+
+export type AskStatus = "open" | "answered" | "withdrawn";
+
+export interface AskAnswerT {
+  text: string | null;
+  textHtml: string | null;
+  option: string | null;
+  by: string;
+}
+
+export interface AskT {
+  id: number;
+  ticketId: number;
+  boardId: number;
+  actor: string;
+  question: string;
+  questionHtml: string;
+  options: string[];
+  blocking: boolean;
+  status: AskStatus;
+  answer: AskAnswerT | null;
+  createdAt: string;
+  answeredAt: string | null;
+}
+
+export interface AskInput {
+  question: string;
+  options?: string[] | undefined;
+  blocking?: boolean | undefined;
+}
+
+export interface AnswerInput {
+  text?: string | undefined;
+  option?: string | undefined;
+}
+
+export interface TemplateTicketT {
+  key: string;
+  title: string;
+  bodyMarkdown: string;
+  laneName: string | null;
+  priority: number;
+  tagNames: string[];
+  parentKey: string | null;
+  blockerKeys: string[];
+}
+
+export interface TemplateT {
+  id: number;
+  boardId: number;
+  name: string;
+  description: string;
+  variables: string[];
+  tickets: TemplateTicketT[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A template as created: the ticket fields other than key and title may be left out. */
+export interface TemplateInput {
+  name: string;
+  description?: string;
+  tickets: Array<Pick<TemplateTicketT, "key" | "title"> & Partial<TemplateTicketT>>;
+}
+
+export interface InstantiateInput {
+  values?: Record<string, string> | undefined;
+  laneId?: number | undefined;
+}

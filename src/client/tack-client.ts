@@ -63,6 +63,13 @@ export interface RequestOptions {
   ifMatch?: string | undefined;
   /** Called as the body goes out, with the bytes sent so far (board import's progress bar). */
   onUpload?: ((sent: number) => void) | undefined;
+  /** Ends the request early (an MCP call the client cancelled). */
+  signal?: AbortSignal | undefined;
+  /**
+   * Never answered from kept answers nor sent with `If-None-Match`: a long poll
+   * (`GET /api/asks/{id}?wait=`) must wait for a change, not be told at once that none happened.
+   */
+  uncached?: boolean;
 }
 
 export type BulkAction =
@@ -123,12 +130,14 @@ export class TackClient {
     let response: Response;
     try {
       const init: RequestInit & { duplex?: "half" } = { method, headers, body };
+      if (options.signal) init.signal = options.signal;
       if (body !== undefined && options.onUpload) {
         init.body = uploadStream(body, options.onUpload);
         init.duplex = "half";
       }
       response = await this.send(this.url + path, init);
     } catch (error) {
+      if (options.signal?.aborted) throw error;
       throw unreachable(this.url, error);
     }
     const text = await response.text();
@@ -145,7 +154,7 @@ export class TackClient {
 
   /** A request that must succeed: a 4xx/5xx becomes an ApiError carrying the server's sentence. */
   async call<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const answers = method === "GET" ? this.answers : undefined;
+    const answers = method === "GET" && !options.uncached ? this.answers : undefined;
     const kept = answers?.get(path);
     const response = await this.raw(
       method,
@@ -345,6 +354,14 @@ export class TackClient {
       throw errorFromResponse(response.status, (response.body as { error?: string })?.error ?? "");
     }
     return response.status === 204 ? null : (response.body as Ticket);
+  }
+
+  /** Sets checklist item `index` (0-based) of the ticket's body (docs/api.md, "Checklists"). */
+  setChecklistItem(ticketId: number, index: number, checked: boolean, ifMatch?: string) {
+    return this.call<Ticket>("PATCH", `/api/tickets/${ticketId}/checklist`, {
+      body: { index, checked },
+      ifMatch,
+    });
   }
 
   // Comments, events, activity
