@@ -51,7 +51,11 @@ export const TicketOutput = Type.Object(
       Type.Object({ id: Id, bodyMarkdown: Type.String(), createdAt: Type.String() }, Open),
     ),
     remote: Nullable(
-      Type.Object({ displayRef: Type.String(), url: Type.String(), state: Type.Any() }),
+      Type.Object({
+        displayRef: Type.String(),
+        url: Type.String(),
+        state: Nullable(Type.String({ description: "The provider's state, e.g. open or closed." })),
+      }),
     ),
   },
   Open,

@@ -80,3 +80,50 @@ test("every tool's structuredContent validates against its listed outputSchema (
   );
   await client.close();
 });
+
+/**
+ * Every place in a JSON Schema that holds a schema, with its path: an empty `{}` there accepts
+ * anything and says nothing (MCP Inspector's `--strict` flags it), so none may be empty.
+ */
+function subschemas(schema: unknown, path: string): Array<[string, unknown]> {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return [];
+  const found: Array<[string, unknown]> = [[path, schema]];
+  const node = schema as Record<string, unknown>;
+  for (const key of ["properties", "patternProperties", "$defs", "definitions"]) {
+    const map = node[key];
+    if (typeof map === "object" && map !== null) {
+      for (const [name, inner] of Object.entries(map)) {
+        found.push(...subschemas(inner, `${path}/${key}/${name}`));
+      }
+    }
+  }
+  for (const key of ["anyOf", "oneOf", "allOf", "prefixItems", "items"]) {
+    const list = node[key];
+    if (Array.isArray(list)) {
+      for (const [index, inner] of list.entries()) {
+        found.push(...subschemas(inner, `${path}/${key}/${index}`));
+      }
+    }
+  }
+  for (const key of ["items", "additionalProperties", "not", "contains", "propertyNames"]) {
+    if (typeof node[key] === "object" && !Array.isArray(node[key])) {
+      found.push(...subschemas(node[key], `${path}/${key}`));
+    }
+  }
+  return found;
+}
+
+test("no output schema holds an empty {} schema (each value says what it is)", async () => {
+  const client = await connectMcp(api.url, "schema-agent", { toolsets: ["remote", "admin"] });
+  const { tools } = await client.listTools();
+  const empty = tools.flatMap((tool) =>
+    subschemas(tool.outputSchema, tool.name)
+      .filter(([, schema]) => Object.keys(schema as object).length === 0)
+      .map(([path]) => path),
+  );
+  assert.deepEqual(empty, []);
+  // The walk does reach deep values: a full ticket's remote state is one of them.
+  const paths = subschemas(tools.find((tool) => tool.name === "get_ticket")?.outputSchema, "");
+  assert.ok(paths.some(([path]) => path.endsWith("/remote/anyOf/0/properties/state")));
+  await client.close();
+});
