@@ -79,6 +79,34 @@ export interface TicketEvent {
   createdAt: string;
 }
 
+export type AskStatus = "open" | "answered" | "withdrawn";
+
+/** The answer to an ask: `text`, `textHtml` and `option` are each null when not given. */
+export interface AskAnswer {
+  text: string | null;
+  textHtml: string | null;
+  option: string | null;
+  by: string;
+}
+
+/** A question an actor puts to the people on a board about one ticket (docs/api.md, "Asks"). */
+export interface Ask {
+  id: number;
+  ticketId: number;
+  /** The ticket's board now (an ask follows its ticket to another board). */
+  boardId: number;
+  actor: string;
+  question: string;
+  questionHtml: string;
+  options: string[];
+  blocking: boolean;
+  status: AskStatus;
+  answer: AskAnswer | null;
+  createdAt: string;
+  /** When it left `open` (answered or withdrawn); null while open. */
+  answeredAt: string | null;
+}
+
 export interface TicketRelation {
   id: number;
   title: string;

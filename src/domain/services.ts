@@ -7,6 +7,8 @@ import { commentService } from "./annotations/comments.js";
 import { externalReferenceService } from "./annotations/external-references.js";
 import { tagReasonService } from "./annotations/tag-reasons.js";
 import { ticketEventService } from "./annotations/ticket-events.js";
+import { askWaiters } from "./asks/ask-waiters.js";
+import { askService } from "./asks/asks.js";
 import { boardService } from "./boards/boards.js";
 import { laneService } from "./boards/lanes.js";
 import { tagService } from "./boards/tags.js";
@@ -74,6 +76,7 @@ export function createServices(
   const ticketDeps = { tickets: ticketFamily.tickets, activity };
   const ticketExtras = {
     comments: commentService(stores, ticketDeps, transact, trash),
+    asks: askService(stores, { boards, activity, waiters: askWaiters() }, transact),
     activity: activityLog(stores.activity, {
       exists: (ticketId: number) => stores.tickets.get(ticketId) !== undefined,
     }),

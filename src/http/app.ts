@@ -25,6 +25,7 @@ import {
 } from "./request-limits.js";
 import { requestLoggerOptions } from "./request-logging.js";
 import { activityRoutes } from "./routes/activity.js";
+import { askRoutes } from "./routes/asks.js";
 import { boardEventRoutes } from "./routes/board-events.js";
 import { boardTransferRoutes } from "./routes/board-transfer.js";
 import { boardRoutes } from "./routes/boards.js";
@@ -135,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   ticketClaimRoutes(app, services);
   commentRoutes(app, services.comments);
   activityRoutes(app, services.activity);
+  askRoutes(app, services.asks);
   ticketEventRoutes(app, services.ticketEvents);
   tagReasonRoutes(app, services.tagReasons);
   trashRoutes(app, services.trash);

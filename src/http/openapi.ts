@@ -51,6 +51,10 @@ const OPERATION_TAGS = [
   { name: "events", description: "Structured events agents log on a ticket." },
   { name: "activity", description: "The history of a ticket." },
   {
+    name: "asks",
+    description: "Questions an actor asks about a ticket, the inbox, answers and long polls.",
+  },
+  {
     name: "trash",
     description: "Deleted objects kept for a while, restorable with their ids, or erased.",
   },

@@ -1,5 +1,6 @@
 import { accessTokenStore } from "./access-tokens.js";
 import { activityStore } from "./activity.js";
+import { askStore } from "./asks.js";
 import { boardImportStore } from "./board-export.js";
 import { boardStore } from "./boards.js";
 import { commentStore } from "./comments.js";
@@ -32,6 +33,7 @@ export function createStores(db: Db) {
     activity: activityStore(db),
     flowHistory: flowHistoryStore(db),
     comments: commentStore(db),
+    asks: askStore(db),
     externalReferences: externalReferenceStore(db),
     remoteLinks: remoteLinkStore(db),
     tickets: ticketStore(db),

@@ -114,6 +114,7 @@ describe("headers, priority, security, license", () => {
       "POST /api/boards/import",
       "POST /api/boards/{boardId}/remote-import",
       "POST /api/boards/{boardId}/tickets",
+      "POST /api/tickets/{ticketId}/asks",
       "POST /api/tickets/{ticketId}/comments",
       "POST /api/tickets/{ticketId}/events",
     ]);

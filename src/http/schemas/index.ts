@@ -1,3 +1,4 @@
+import { Ask, AskAnswer, AskStatus } from "./asks.js";
 import { BoardExport, BoardImport } from "./board-export.js";
 import { Board, BoardDetail, BoardShell, Lane, Tag } from "./boards.js";
 import { ErrorBody } from "./common.js";
@@ -55,6 +56,9 @@ export const namedSchemas = [
   TicketEventCreateBody,
   TicketTagReason,
   TicketTagReasonSetBody,
+  AskStatus,
+  AskAnswer,
+  Ask,
   TicketExternalReferenceSet,
   BoardExport,
   BoardImport,

@@ -1,0 +1,110 @@
+import { Type } from "@sinclair/typebox";
+import { Id, Nullable, Timestamp } from "./common.js";
+
+// Asks (docs/api.md, "Asks"). Trimming, blank text, lengths and repeated options are checked in
+// the domain (domain/asks/asks.ts), one message each; the schemas give types and document them.
+
+export const AskStatus = Type.Union(
+  [Type.Literal("open"), Type.Literal("answered"), Type.Literal("withdrawn")],
+  { $id: "AskStatus" },
+);
+
+export const AskAnswer = Type.Object(
+  {
+    text: Nullable(Type.String({ description: "Markdown as sent; null when not given." })),
+    textHtml: Nullable(Type.String({ description: "`text` rendered and sanitized." })),
+    option: Nullable(Type.String({ description: "The chosen option; null when not given." })),
+    by: Type.String({ description: "Who answered." }),
+  },
+  { $id: "AskAnswer", additionalProperties: false },
+);
+
+export const Ask = Type.Object(
+  {
+    id: Type.Integer(),
+    ticketId: Type.Integer(),
+    boardId: Type.Integer({ description: "The ticket's board (it follows a moved ticket)." }),
+    actor: Type.String({ description: "Who asks." }),
+    question: Type.String({ description: "Markdown as sent." }),
+    questionHtml: Type.String({ description: "`question` rendered and sanitized like a body." }),
+    options: Type.Array(Type.String(), { description: "The choices offered (may be empty)." }),
+    blocking: Type.Boolean({ description: "An open blocking ask keeps its ticket out of ready." }),
+    status: Type.Ref(AskStatus),
+    answer: Type.Union([Type.Ref(AskAnswer), Type.Null()]),
+    createdAt: Timestamp,
+    answeredAt: Nullable(
+      Type.String({ format: "date-time", description: "When it left `open`; null while open." }),
+    ),
+  },
+  { $id: "Ask", additionalProperties: false },
+);
+
+const AskRef = Type.Ref(Ask);
+
+export { AskRef };
+
+export const AskList = Type.Object({ asks: Type.Array(AskRef) });
+
+export const AskIdParams = Type.Object({ askId: Id });
+
+const Actor = (who: string) =>
+  Type.String({ description: `${who}: trimmed, 1-100 characters, compared exactly.` });
+
+export const AskCreateBody = Type.Object({
+  actor: Actor("Who asks"),
+  question: Type.String({
+    description: "Markdown, stored as sent; not blank, at most 10,000 characters after trimming.",
+  }),
+  options: Type.Optional(
+    Type.Array(Type.String({ description: "Stored trimmed; 1-200 characters; no two equal." }), {
+      maxItems: 10,
+      description: "0-10 choices the answer may pick from.",
+    }),
+  ),
+  blocking: Type.Optional(
+    Type.Boolean({ description: "Default true: the ticket is not ready while the ask is open." }),
+  ),
+});
+
+export const AskAnswerBody = Type.Object({
+  by: Actor("Who answers"),
+  text: Type.Optional(
+    Type.String({
+      description:
+        "Markdown, stored as sent, at most 10,000 characters after trimming; blank counts as " +
+        "not given. At least one of text and option.",
+    }),
+  ),
+  option: Type.Optional(
+    Type.String({ description: "Exactly one of the ask's options (400 otherwise)." }),
+  ),
+});
+
+export const AskWithdrawBody = Type.Object({ actor: Actor("The actor who opened the ask") });
+
+export const AskInboxQuery = Type.Object({
+  status: Type.Optional(
+    Type.Union(
+      [
+        Type.Literal("open"),
+        Type.Literal("answered"),
+        Type.Literal("withdrawn"),
+        Type.Literal("all"),
+      ],
+      { description: "Default `open`." },
+    ),
+  ),
+  boardId: Type.Optional(Id),
+});
+
+export const AskWaitQuery = Type.Object({
+  wait: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 60,
+      description:
+        "Seconds (1-60) to hold the answer while the ask is open: it comes when the ask is " +
+        "answered or withdrawn, or when the time has passed (the ask as it is then).",
+    }),
+  ),
+});
