@@ -23,6 +23,7 @@ const TABLE_ORDER = [
   "tickets",
   "ticket_texts",
   "comments",
+  "asks",
   "ticket_tags",
   "ticket_blockers",
   "ticket_related",
@@ -249,6 +250,8 @@ export function trashStore(db: Db) {
       tickets: rowsOf("tickets", "id = @id", id),
       ticket_texts: rowsOf("ticket_texts", "ticket_id = @id", id),
       comments: rowsOf("comments", "ticket_id = @id", id),
+      // A deleted ticket takes its asks along; they come back with it, same ids.
+      asks: rowsOf("asks", "ticket_id = @id", id),
       ticket_events: rowsOf("ticket_events", "ticket_id = @id", id),
       external_references: rowsOf("external_references", "ticket_id = @id", id),
       remote_links: rowsOf("remote_links", "ticket_id = @id", id),
@@ -297,6 +300,7 @@ export function trashStore(db: Db) {
         tickets: rowsOf("tickets", "board_id = @id", id),
         ticket_texts: rowsOf("ticket_texts", inBoard, id),
         comments: rowsOf("comments", inBoard, id),
+        asks: rowsOf("asks", inBoard, id),
         ticket_tags: rowsOf("ticket_tags", inBoard, id),
         // Links never cross boards (moves drop them), so one side names them all.
         ticket_blockers: rowsOf("ticket_blockers", inBoard, id),

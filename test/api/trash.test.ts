@@ -484,3 +484,63 @@ test("--trash-days / TACK_TRASH_DAYS: a whole number from 0 to 36500, 30 when no
     );
   }
 });
+
+describe("asks go with their ticket (docs/api.md, Asks)", () => {
+  async function ticketWithAsks(name: string) {
+    const board = await boardWithLanes(api, name);
+    const ticket = await newTicket(api, board.boardId, board.laneIds[0], name);
+    const opened = await api.post(`/api/tickets/${ticket.id}/asks`, {
+      actor: "agent",
+      question: "Which **way**?",
+      options: ["left", "right"],
+    });
+    const answered = await api.post(`/api/tickets/${ticket.id}/asks`, {
+      actor: "agent",
+      question: "Ready?",
+    });
+    assert.equal(opened.status, 201, opened.text);
+    assert.equal(answered.status, 201, answered.text);
+    const answer = await api.post(`/api/asks/${answered.body.id}/answer`, { by: "dev", text: "y" });
+    assert.equal(answer.status, 200, answer.text);
+    const asks = (await api.get(`/api/tickets/${ticket.id}/asks`)).body.asks;
+    return { board, ticket, asks: asks as any[] };
+  }
+
+  async function assertGone(asks: any[], boardId: number) {
+    for (const ask of asks) assertError(await api.get(`/api/asks/${ask.id}`), 404, "ask not found");
+    const all = idsOf((await api.get("/api/asks?status=all")).body.asks);
+    for (const ask of asks) assert.ok(!all.includes(ask.id), `ask ${ask.id} still listed`);
+    assert.equal((await api.get(`/api/asks?status=all&boardId=${boardId}`)).status, 404);
+  }
+
+  async function assertBack(asks: any[], ticketId: number) {
+    assert.deepEqual((await api.get(`/api/tickets/${ticketId}/asks`)).body.asks, asks);
+    for (const ask of asks) assert.deepEqual((await api.get(`/api/asks/${ask.id}`)).body, ask);
+    const open = idsOf((await api.get("/api/asks")).body.asks);
+    assert.ok(open.includes(asks[0].id), "the open ask is in the inbox again");
+    assert.ok(!open.includes(asks[1].id), "the answered one is not open");
+  }
+
+  test("a deleted ticket takes its asks; restoring it brings them back, same ids", async () => {
+    const { board, ticket, asks } = await ticketWithAsks("asks of a ticket");
+    await deleted(`/api/tickets/${ticket.id}`);
+    for (const ask of asks) assertError(await api.get(`/api/asks/${ask.id}`), 404, "ask not found");
+    const all = idsOf((await api.get("/api/asks?status=all")).body.asks);
+    for (const ask of asks) assert.ok(!all.includes(ask.id), `ask ${ask.id} still listed`);
+    assert.deepEqual(
+      (await api.get(`/api/asks?status=all&boardId=${board.boardId}`)).body.asks,
+      [],
+    );
+
+    assert.equal((await restore((await entryOf("ticket", ticket.id)).id)).status, 200);
+    await assertBack(asks, ticket.id);
+  });
+
+  test("a deleted board takes its tickets' asks; restoring it brings them back", async () => {
+    const { board, ticket, asks } = await ticketWithAsks("asks of a board");
+    await deleted(`/api/boards/${board.boardId}`);
+    await assertGone(asks, board.boardId);
+    assert.equal((await restore((await entryOf("board", board.boardId)).id)).status, 200);
+    await assertBack(asks, ticket.id);
+  });
+});
