@@ -191,6 +191,8 @@ export interface TicketCore {
   version: number;
   /** The live claim; null when none or expired. */
   claim: TicketClaim | null;
+  /** Its open asks of any kind (docs/api.md, "Asks"). */
+  openAsks: number;
 }
 
 export interface TicketSummary extends TicketCore {

@@ -11,6 +11,10 @@ import type { Db } from "./database.js";
  * the board it left. `created` marks tickets inserted by this transaction (they stay at 1: being
  * noted already, later notes leave them alone).
  *
+ * An ask (docs/api.md, "Asks") shows in its ticket as `openAsks` and holds a ticket out of the
+ * ready queue while it is open and blocking: opening, answering, withdrawing or deleting one
+ * notes its ticket (the count is read with the ticket's row, so its parts stay).
+ *
  * `changed_parts` notes, besides, the tickets whose full Ticket changed in more than its own row,
  * its claim or its remote link: its bodies (the text row: since migration 014 a title edit does
  * not write it), comments, tags, references, relations (a neighbour's shown fields included),
@@ -209,6 +213,7 @@ ${perTicketTriggers("ticket_tags", { updates: false })}
 ${perTicketTriggers("external_references")}
 ${perTicketTriggers("remote_links", { parts: false })}
 ${perTicketTriggers("ticket_claims", { parts: false })}
+${perTicketTriggers("asks", { parts: false })}
 ${pairTriggers("ticket_blockers", "ticket_id", "blocker_id")}
 ${pairTriggers("ticket_related", "low_id", "high_id")}
 CREATE TEMP TRIGGER IF NOT EXISTS tags_changed AFTER UPDATE OF name, color ON main.tags

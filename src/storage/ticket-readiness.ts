@@ -1,10 +1,11 @@
 import type { Db } from "./database.js";
 
 /**
- * The ready queue's rule (CONTRACT.md §13) as one SQL condition on ticket `t`: not resolved, not
- * archived, no unresolved blocker, no parent with an unresolved blocker, no unresolved child
- * (archived or not), no live claim (`@now` is the current ISO timestamp). The claim test comes
- * first: claim-next walks past every ticket claimed before, and that probe is the cheapest.
+ * The ready queue's rule (docs/agents.md, "The ready queue") as one SQL condition on ticket `t`:
+ * not resolved, not archived, no unresolved blocker, no parent with an unresolved blocker, no
+ * unresolved child (archived or not), no open blocking ask (docs/api.md, "Asks"), no live claim
+ * (`@now` is the current ISO timestamp). The claim test comes first: claim-next walks past every
+ * ticket claimed before, and that probe is the cheapest.
  */
 const UNCLAIMED =
   "NOT EXISTS (SELECT 1 FROM ticket_claims k WHERE k.ticket_id = t.id AND k.expires_at > @now)";
@@ -12,7 +13,9 @@ const UNBLOCKED = `NOT EXISTS (SELECT 1 FROM ticket_blockers b JOIN tickets bt O
                   WHERE b.ticket_id = t.id AND bt.is_resolved = 0)
   AND NOT EXISTS (SELECT 1 FROM ticket_blockers b JOIN tickets bt ON bt.id = b.blocker_id
                   WHERE b.ticket_id = t.parent_ticket_id AND bt.is_resolved = 0)
-  AND NOT EXISTS (SELECT 1 FROM tickets c WHERE c.parent_ticket_id = t.id AND c.is_resolved = 0)`;
+  AND NOT EXISTS (SELECT 1 FROM tickets c WHERE c.parent_ticket_id = t.id AND c.is_resolved = 0)
+  AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.ticket_id = t.id AND a.status = 'open'
+                  AND a.blocking = 1)`;
 const READY = `t.is_resolved = 0 AND t.is_archived = 0 AND ${UNCLAIMED} AND ${UNBLOCKED}`;
 /** The rule without its claim test: what the in-memory ready sets keep (claims change often). */
 const STARTABLE = `t.is_resolved = 0 AND t.is_archived = 0 AND ${UNBLOCKED}`;

@@ -27,6 +27,8 @@ export interface TicketRow {
   updatedAt: string;
   /** CONTRACT.md §13; raised by storage/ticket-changes.ts. */
   version: number;
+  /** Its open asks of any kind (docs/api.md, "Asks"), counted with the row. */
+  openAsks: number;
 }
 
 /** A ticket's own columns including its bodies. */
@@ -88,6 +90,7 @@ interface SqlRow {
   created_at: string;
   updated_at: string;
   version: number;
+  open_asks: number;
 }
 
 interface SqlRecord extends SqlRow {
@@ -108,6 +111,7 @@ const toRow = (row: SqlRow): TicketRow => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   version: row.version,
+  openAsks: row.open_asks,
 });
 
 type RawRow = [
@@ -122,6 +126,7 @@ type RawRow = [
   number,
   string,
   string,
+  number,
   number,
 ];
 
@@ -139,6 +144,7 @@ const fromRaw = (row: RawRow): TicketRow => ({
   createdAt: row[9],
   updatedAt: row[10],
   version: row[11],
+  openAsks: row[12],
 });
 
 // The row's object gets the two bodies added, rather than being spread into a second object
@@ -150,8 +156,15 @@ const toRecord = (row: SqlRecord): TicketRecord => {
   return record;
 };
 
+/**
+ * A ticket's open asks are counted with its row (one probe of asks_by_ticket, which finds none
+ * for most tickets): an ask's change notes its ticket (ticket-changes.ts), so every kept answer
+ * that shows the count is dropped with it.
+ */
+const OPEN_ASKS = `(SELECT count(*) FROM asks a WHERE a.ticket_id = t.id AND a.status = 'open')`;
 const ROW_COLUMNS = `t.id, t.board_id, t.lane_id, t.parent_ticket_id, t.title, t.is_resolved,
-  t.is_archived, t.priority, t.position, t.created_at, t.updated_at, t.version`;
+  t.is_archived, t.priority, t.position, t.created_at, t.updated_at, t.version,
+  ${OPEN_ASKS} AS open_asks`;
 const RECORD_COLUMNS = `${ROW_COLUMNS}, x.body_markdown, x.body_html`;
 const WITH_TEXT = "JOIN ticket_texts x ON x.ticket_id = t.id";
 

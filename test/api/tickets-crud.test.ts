@@ -17,6 +17,8 @@ const TICKET_FIELDS = [
   // CONTRACT.md §13
   "version",
   "claim",
+  // docs/api.md, "Asks"
+  "openAsks",
   "id",
   "boardId",
   "laneId",
@@ -89,6 +91,7 @@ describe("POST /api/boards/{boardId}/tickets", () => {
         remote: null,
         version: 1,
         claim: null,
+        openAsks: 0,
         externalReferences: [],
       },
     );

@@ -19,6 +19,8 @@ const SUMMARY_FIELDS = [
   // CONTRACT.md §13
   "version",
   "claim",
+  // docs/api.md, "Asks"
+  "openAsks",
   "id",
   "boardId",
   "laneId",

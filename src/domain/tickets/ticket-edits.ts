@@ -250,6 +250,7 @@ export function ticketEdits(
           createdAt: before.createdAt,
           updatedAt: written.updatedAt,
           version,
+          openAsks: before.openAsks,
         };
       }
       const row = tickets.row(before.id);

@@ -40,13 +40,13 @@ function head(row: TicketRow, hasChildren: boolean): string {
   );
 }
 
-function versionAndClaim(version: number, claim: TicketClaim | null): string {
+function versionAndClaim(row: TicketRow, claim: TicketClaim | null): string {
   const shown =
     claim === null
       ? "null"
       : `{"actor":${JSON.stringify(claim.actor)},"claimedAt":${JSON.stringify(claim.claimedAt)}` +
         `,"expiresAt":${JSON.stringify(claim.expiresAt)}}`;
-  return `${VERSION}${version},"claim":${shown}`;
+  return `${VERSION}${row.version},"claim":${shown},"openAsks":${row.openAsks}`;
 }
 
 /** What a Ticket's JSON shows besides its kept pieces. */
@@ -69,7 +69,7 @@ const NO_REMOTE_BYTES = Buffer.from(NO_REMOTE);
 /** A Ticket's JSON (with no remote issue) from its kept pieces and its fresh fields. */
 export function joinTicketJson(fresh: TicketFresh, kept: TicketPartsJson): Buffer {
   const start = head(fresh.row, fresh.hasChildren);
-  const middle = versionAndClaim(fresh.row.version, fresh.claim);
+  const middle = versionAndClaim(fresh.row, fresh.claim);
   const length =
     Buffer.byteLength(start) +
     kept.links.length +

@@ -304,6 +304,7 @@ export function ticketViews(
       externalReferences,
       version: row.version,
       claim: claimView(links.claims.get(row.id), links.at, row),
+      openAsks: row.openAsks,
     };
   }
 

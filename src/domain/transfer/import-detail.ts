@@ -121,6 +121,9 @@ export function importedTickets(
       // A new ticket: first version, never claimed (claims are not imported).
       version: 1,
       claim: null,
+      // Open asks of the document's tickets (docs/api.md, "Asks") are counted once the import
+      // writes asks; until then it writes none.
+      openAsks: 0,
       bodyMarkdown: row.bodyMarkdown,
       bodyHtml: row.bodyHtml,
       comments,

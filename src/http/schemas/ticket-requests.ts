@@ -56,7 +56,8 @@ export const TicketListQuery = Type.Object({
     Type.Boolean({
       description:
         "true: only tickets an agent may start now (not resolved or archived, no unresolved " +
-        "blocker, no parent with one, no unresolved child, no live claim), priority desc then " +
+        "blocker, no parent with one, no unresolved child, no open blocking ask, no live " +
+        "claim), priority desc then " +
         "board order.",
     }),
   ),

@@ -161,6 +161,11 @@ const ticketCore = {
   claim: Type.Union([ClaimByName, Type.Null()], {
     description: "The live claim; null when none or once its lease has expired.",
   }),
+  openAsks: Type.Integer({
+    minimum: 0,
+    description:
+      "Its open asks of any kind; an open blocking ask keeps the ticket out of the ready queue.",
+  }),
 };
 
 export const Ticket = Type.Object(
