@@ -18,6 +18,7 @@ import { insightsService } from "./insights/insights.js";
 import { createRemoteServices, NO_REMOTE_ACCESS } from "./remote-tracking/remote-services.js";
 import type { RemoteAccess } from "./remote-tracking/remote-tracking.js";
 import { searchIndexer } from "./search-indexer.js";
+import { templateService } from "./templates/templates.js";
 import type { BoardLists } from "./tickets/board-lists.js";
 import { claimSettlement } from "./tickets/ticket-claims.js";
 import { createTicketServices } from "./tickets/ticket-services.js";
@@ -86,6 +87,11 @@ export function createServices(
     boardExport: boardExporter(stores, boards),
     boardImport: boardImporter(stores, { boards, activity, searchIndex }, transact),
     insights: insightsService(stores, boards, createRead(db)),
+    templates: templateService(
+      stores,
+      { boards, tickets: ticketFamily.tickets, tags: boardTags },
+      transact,
+    ),
   };
   const remoteFamily = createRemoteServices(stores, { boards, ...ticketDeps, remote }, transact);
   // `events` is the after-commit change feed the board stream subscribes to.

@@ -41,6 +41,7 @@ import { type ServiceInfo, serviceRoutes } from "./routes/service.js";
 import { sessionRoutes } from "./routes/session.js";
 import { tagReasonRoutes } from "./routes/tag-reasons.js";
 import { tagRoutes } from "./routes/tags.js";
+import { templateRoutes } from "./routes/templates.js";
 import { ticketBulkRoutes } from "./routes/ticket-bulk.js";
 import { ticketClaimRoutes } from "./routes/ticket-claims.js";
 import { ticketEventRoutes } from "./routes/ticket-events.js";
@@ -140,6 +141,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   ticketEventRoutes(app, services.ticketEvents);
   tagReasonRoutes(app, services.tagReasons);
   trashRoutes(app, services.trash);
+  templateRoutes(app, services.templates);
   externalReferenceRoutes(app, services.externalReferences);
   boardTransferRoutes(app, services, IMPORT_BODY_LIMIT);
   insightsRoutes(app, services.insights);

@@ -55,6 +55,10 @@ const OPERATION_TAGS = [
     description: "Questions an actor asks about a ticket, the inbox, answers and long polls.",
   },
   {
+    name: "templates",
+    description: "Named sets of tickets of a board, made in one step with variables filled in.",
+  },
+  {
     name: "trash",
     description: "Deleted objects kept for a while, restorable with their ids, or erased.",
   },

@@ -13,6 +13,7 @@ import { remoteLinkStore } from "./remote-links.js";
 import { searchIndexStore } from "./search-index.js";
 import { tagReasonStore } from "./tag-reasons.js";
 import { tagStore } from "./tags.js";
+import { templateStore } from "./templates.js";
 import { ticketChangeStore } from "./ticket-changes.js";
 import { ticketClaimStore } from "./ticket-claims.js";
 import { ticketEventStore } from "./ticket-events.js";
@@ -53,6 +54,8 @@ export function createStores(db: Db) {
     // Remote access (CONTRACT.md §15).
     accessTokens: accessTokenStore(db),
     trash: trashStore(db),
+    // Templates (docs/api.md, "Templates").
+    templates: templateStore(db),
   };
 }
 

@@ -46,6 +46,7 @@ export const LaneIdParams = Type.Object({ laneId: Id });
 export const TagIdParams = Type.Object({ tagId: Id });
 export const TicketIdParams = Type.Object({ ticketId: Id });
 export const CommentIdParams = Type.Object({ commentId: Id });
+export const TemplateIdParams = Type.Object({ templateId: Id });
 
 /** A free-form JSON object (details, data), as answered. */
 export const FreeObject = Type.Object({}, { additionalProperties: true });

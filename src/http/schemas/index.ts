@@ -13,6 +13,7 @@ import {
   RemoteIssueImportPreview,
 } from "./remote.js";
 import { TicketTagReason, TicketTagReasonSetBody } from "./tag-reasons.js";
+import { Template, TemplateTicket } from "./templates.js";
 import { ActivityLog, TicketEvent, TicketEventCreateBody } from "./ticket-records.js";
 import {
   Comment,
@@ -70,4 +71,6 @@ export const namedSchemas = [
   RemoteDiagnosticResult,
   TrashKind,
   TrashItem,
+  TemplateTicket,
+  Template,
 ];
