@@ -13,7 +13,7 @@ const ALLOWED_TAGS = new Set(
     "table thead tbody tr th td input",
     // Inline HTML issue trackers keep in bodies.
     "details summary kbd sub sup b i u ins del strike mark abbr q samp var small dl dt dd",
-    "div span ruby rt rp",
+    "div span ruby rt rp picture source",
   ]
     .join(" ")
     .split(" "),
@@ -70,17 +70,34 @@ function assertSafe(html: string, source: string): void {
       assert.doesNotMatch(attr, /^on/, ctx); // event handlers
       assert.doesNotMatch(
         attr,
-        /^(style|formaction|srcdoc|srcset|xlink:href|background|action|id|name)$/,
+        /^(style|formaction|srcdoc|xlink:href|background|action|name)$/,
         ctx,
       );
+      // A heading's anchor is the renderer's own (GitHub's `user-content-` ids), no other id.
+      if (attr === "id") {
+        assert.match(name, /^h[1-6]$/, ctx);
+        assert.match(value, /^user-content-[\p{L}\p{M}\p{Nd}_-]*$/u, ctx);
+      }
+      if (attr === "srcset") {
+        assert.equal(name, "source", ctx);
+        for (const candidate of value.split(",")) {
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers ignore these in schemes
+          const url = (candidate.trim().split(/\s+/)[0] ?? "").replace(/[\u0000-\u0020]+/g, "");
+          if (/^[a-z][a-z0-9+.-]*:/i.test(url)) assert.match(url, /^https?:/i, ctx);
+          assert.ok(!/^[/\\]{2}/.test(url), `protocol-relative srcset\n${ctx}`);
+        }
+      }
+      if (attr === "media") assert.doesNotMatch(value, /url|[;{}"'\\]/i, ctx);
       if (attr === "class") {
         const allowed = ALLOWED_CLASSES[name];
         assert.ok(allowed, `class on <${name}>\n${ctx}`);
         for (const token of value.split(" ")) assert.match(token, allowed, ctx);
       }
-      if ((attr === "width" || attr === "height") && name === "img") {
-        assert.match(value, /^\d{1,4}%?$/, ctx);
+      if (attr === "width" || attr === "height") {
+        assert.match(value, /^\d{1,5}(\.\d{1,3})?(px|%)?$/i, ctx);
       }
+      if (attr === "align")
+        assert.match(value, /^(left|center|right|justify|top|middle|bottom)$/, ctx);
       if (attr !== "href" && attr !== "src") continue;
       // What a browser looks at: control characters and spaces are ignored.
       // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers ignore these in schemes
@@ -206,7 +223,7 @@ test("ordered lists keep their start number, headings and quotes render", () => 
   const html = renderMarkdown(
     "# Title\n\n> quoted *em* **strong** `code`\n\n3. three\n4. four\n\n---\n",
   );
-  assert.match(html, /<h1>Title<\/h1>/);
+  assert.match(html, /<h1 id="user-content-title">Title<\/h1>/);
   assert.match(
     html,
     /<blockquote>\s*<p>quoted <em>em<\/em> <strong>strong<\/strong> <code>code<\/code><\/p>/,
@@ -413,6 +430,18 @@ const XSS_VECTORS: Array<[string, string]> = [
     '<img src="https://img.example/a.png" width="1 onerror=alert(1)" height="javascript:alert(1)">',
   ],
   [
+    "align, width and height with handlers and styles",
+    '<p align="center" onclick="alert(1)">p</p><div align="center;color:red" style="x">d</div><h1 align="left" id="evil">h</h1><td width="expression(alert(1))">c</td>',
+  ],
+  [
+    "picture and source with hostile srcset and media",
+    '<picture onclick="alert(1)"><source srcset="javascript:alert(1)" media="(min-width: 1px)"><source srcset="https://ok.example/a.png 1x, data:image/svg+xml,x 2x"><source srcset="//evil.example/a.png"><source srcset="java\tscript:alert(1)"><source srcset="https://ok.example/b.png" media="url(javascript:alert(1))" onerror="alert(1)"><source src="javascript:alert(1)" type="text/html;x"><img src="x" onerror="alert(1)"></picture>',
+  ],
+  [
+    "heading ids chosen by the body",
+    '<h2 id="user-content-x&quot; onclick=&quot;alert(1)">a</h2><h3 id="__proto__">b</h3>\n\n## c <span id="user-content-d">d</span>',
+  ],
+  [
     "img srcset and data src",
     '<img src="data:image/svg+xml;base64,PHN2Zz4=" srcset="javascript:alert(1)">',
   ],
@@ -532,12 +561,13 @@ test("xss corpus, parsed by a browser's rules, serialized and parsed again, stay
     assert.equal(serialize(again), once, `${name}: a second parse changes the DOM`);
     for (const element of elementsOf(again.childNodes)) {
       assert.ok(ALLOWED_TAGS.has(element.tagName), `${name}: <${element.tagName}> in ${once}`);
-      for (const { name: attribute } of element.attrs) {
+      for (const { name: attribute, value } of element.attrs) {
         assert.doesNotMatch(
           attribute,
-          /^(on|style$|id$|name$|srcdoc$|formaction$)/,
+          /^(on|style$|name$|srcdoc$|formaction$)/,
           `${name}: ${once}`,
         );
+        if (attribute === "id") assert.match(value, /^user-content-/, `${name}: ${once}`);
       }
     }
   }

@@ -41,14 +41,55 @@ function classes(pattern: RegExp): Cleaner {
   };
 }
 
-const ALIGN: Cleaner = (value) => (/^(left|center|right)$/.test(value) ? value : null);
-const PIXELS: Cleaner = (value) => (/^\d{1,4}%?$/.test(value.trim()) ? value.trim() : null);
+/** Alignment as HTML 4 wrote it (GitHub keeps it: centred logos and headers in READMEs). */
+const ALIGN: Cleaner = (value) => {
+  const plain = value.trim().toLowerCase();
+  return /^(left|center|right|justify|top|middle|bottom)$/.test(plain) ? plain : null;
+};
+/** A size: a number of pixels, optionally with `px`, or a percentage. */
+const SIZE: Cleaner = (value) => {
+  const plain = value.trim();
+  return /^\d{1,5}(\.\d{1,3})?(px|%)?$/i.test(plain) ? plain : null;
+};
+const SPAN: Cleaner = (value) => (/^[1-9]\d{0,2}$/.test(value.trim()) ? value.trim() : null);
 
 /**
- * Per tag, the attributes kept and their cleaners. Everything not listed is dropped, including
- * every on* handler, style, id and name. `a` and `input` are written whole (`linkStartTag`,
- * `checkboxTag`). Maps, not object literals: an attribute named `constructor` or `__proto__`
- * must find nothing here.
+ * A `srcset` (a `<picture>`'s `<source>`): comma-separated candidates, each a URL an `img` src
+ * could hold (http, https or relative) and at most one `1.5x` / `300w` descriptor. Anything else,
+ * a URL with a comma included, drops the whole attribute.
+ */
+const SRCSET: Cleaner = (value) => {
+  for (const candidate of value.split(",")) {
+    const [url, descriptor, extra] = candidate.trim().split(/\s+/);
+    if (url === undefined || url === "" || extra !== undefined) return null;
+    if (descriptor !== undefined && !/^\d{1,5}(\.\d{1,3})?[wx]$/.test(descriptor)) return null;
+    if (safeUrl(url, IMAGE_SCHEMES) === null) return null;
+  }
+  return value.trim();
+};
+/** A media query: words, numbers, parentheses, `:`, `,`, `/`, comparisons; nothing that loads. */
+const MEDIA: Cleaner = (value) =>
+  /^[\w\s(),:./<>=-]{1,200}$/.test(value) && !/url\s*\(/i.test(value) ? value.trim() : null;
+const MIME_TYPE: Cleaner = (value) =>
+  /^[\w.+-]{1,50}\/[\w.+-]{1,50}$/.test(value.trim()) ? value.trim() : null;
+/** A heading's anchor, as markdown-heading-anchors.ts writes it (and rewrites it, always). */
+const HEADING_ID: Cleaner = (value) => (/^user-content-[^\s"]*$/.test(value) ? value : null);
+
+/**
+ * The layout attributes GitHub keeps on any tag (`<p align="center">`, `<img width="120">`,
+ * `<td width="30%">`), with plain values only. `a` and `input` are written whole, without them.
+ */
+const LAYOUT: ReadonlyMap<string, Cleaner> = new Map([
+  ["align", ALIGN],
+  ["width", SIZE],
+  ["height", SIZE],
+]);
+
+/**
+ * Per tag, the attributes kept beyond LAYOUT, and their cleaners. Everything not listed is
+ * dropped, including every on* handler, style, name and any id but a heading's anchor. `a` and
+ * `input` are written whole (`linkStartTag`, `checkboxTag`). Maps, not object literals: an
+ * attribute named `constructor` or `__proto__` must find nothing here.
  */
 const ATTRIBUTES: ReadonlyMap<string, ReadonlyMap<string, Cleaner>> = new Map(
   Object.entries({
@@ -56,12 +97,12 @@ const ATTRIBUTES: ReadonlyMap<string, ReadonlyMap<string, Cleaner>> = new Map(
       src: (value: string) => safeUrl(value, IMAGE_SCHEMES),
       alt: keep,
       title: keep,
-      width: PIXELS,
-      height: PIXELS,
     },
+    source: { srcset: SRCSET, media: MEDIA, type: MIME_TYPE },
     ol: { start: (value: string) => (/^\d{1,9}$/.test(value) ? value : null) },
-    th: { align: ALIGN },
-    td: { align: ALIGN },
+    th: { colspan: SPAN, rowspan: SPAN },
+    td: { colspan: SPAN, rowspan: SPAN },
+    ...Object.fromEntries(["h1", "h2", "h3", "h4", "h5", "h6"].map((h) => [h, { id: HEADING_ID }])),
     details: { open: () => "" },
     abbr: { title: keep },
     // Highlighted fences (`hljs language-ts`) and plain ones (`language-x`); the info string is
@@ -74,7 +115,8 @@ const ATTRIBUTES: ReadonlyMap<string, ReadonlyMap<string, Cleaner>> = new Map(
 
 /** The value to write for attribute `name` of `tag` (decoded), or null to drop it. */
 export function cleanAttribute(tag: string, name: string, value: string): string | null {
-  return ATTRIBUTES.get(tag)?.get(name)?.(value) ?? null;
+  const cleaner = ATTRIBUTES.get(tag)?.get(name) ?? LAYOUT.get(name);
+  return cleaner === undefined || tag === "a" || tag === "input" ? null : cleaner(value);
 }
 
 const ATTRIBUTE_ESCAPES: Record<string, string> = {
@@ -101,14 +143,17 @@ export function attribute(name: string, value: string): string {
 
 /**
  * A link's start tag, whatever the source said: only a safe href and the title are kept, and
- * every link opens in a new tab without handing it window.opener or a Referer.
+ * every link opens in a new tab without handing it window.opener or a Referer, except a link
+ * within the body (`#slug`, a heading's anchor: markdown-heading-anchors.ts), which stays in the
+ * page as on GitHub.
  */
 export function linkStartTag(href: string | undefined, title: string | undefined): string {
   const url = href === undefined ? null : safeUrl(href, LINK_SCHEMES);
   const parts = ["<a"];
   if (url !== null) parts.push(attribute("href", url));
   if (title !== undefined) parts.push(attribute("title", title));
-  parts.push('rel="noopener noreferrer"', 'target="_blank"');
+  if (url === null || !url.startsWith("#"))
+    parts.push('rel="noopener noreferrer"', 'target="_blank"');
   return `${parts.join(" ")}>`;
 }
 

@@ -28,6 +28,8 @@ const ALLOWED_TAGS = [
   // Inline HTML as GitHub, GitLab and Redmine allow it in issue text.
   ...["details", "summary", "kbd", "sub", "sup", "b", "i", "u", "ins", "del", "strike", "mark"],
   ...["abbr", "q", "samp", "var", "small", "dl", "dt", "dd", "div", "span", "ruby", "rt", "rp"],
+  // A README's light and dark logo: `<source>` keeps only a safe srcset (html-allowlist.ts).
+  ...["picture", "source"],
 ];
 
 /**

@@ -9,8 +9,11 @@
 //     exactly those tags and attributes; any other tag is shown as the text
 //     typed, escaped (no text is lost);
 //   - GitHub's own rules where markdown-it's differ: its autolinks
-//     (markdown-autolinks.ts), `<del>` for ~~strikethrough~~, and raw HTML
-//     read as GFM 0.29 reads it (markdown-raw-html.ts);
+//     (markdown-autolinks.ts), `<del>` for ~strikethrough~ and ~~strikethrough~~
+//     (markdown-strikethrough.ts), raw HTML read as GFM 0.29 reads it
+//     (markdown-raw-html.ts), an autolink's text shown as typed, a leading
+//     byte-order mark ignored, and headings with GitHub's anchors,
+//     `id="user-content-<slug>"` (markdown-heading-anchors.ts);
 //   - fenced code with a language is highlighted here, on the server
 //     (code-highlighting.ts), as `<pre><code class="hljs language-x">` with
 //     `hljs-*` token spans.
@@ -32,7 +35,9 @@ import { sanitizeHtml } from "./html-sanitizer.js";
 import { onFirstUse, requirePackage } from "./load-on-first-use.js";
 import { gfmAutolinks } from "./markdown-autolinks.js";
 import { directlyRenderable, directRenderer } from "./markdown-direct-rules.js";
+import { withHeadingAnchors } from "./markdown-heading-anchors.js";
 import { rawHtmlAsGfm } from "./markdown-raw-html.js";
+import { gfmStrikethrough } from "./markdown-strikethrough.js";
 
 /** markdown-it as set up below, and the direct renderer built from it. */
 const engine = onFirstUse(() => {
@@ -60,7 +65,12 @@ const engine = onFirstUse(() => {
   // lost to a refused link.
   md.validateLink = () => true;
 
-  // GitHub writes ~~strikethrough~~ as <del>.
+  // An autolink's text is the URL as typed (`<https://x.example/?a=%5Bx%5D>` keeps its `%5B`), as
+  // GitHub shows it; markdown-it would decode percent-escapes and punycode for display.
+  md.normalizeLinkText = (url) => url;
+
+  // GitHub writes ~strikethrough~ and ~~strikethrough~~ as <del>.
+  gfmStrikethrough(md);
   md.renderer.rules.s_open = () => "<del>";
   md.renderer.rules.s_close = () => "</del>";
 
@@ -94,9 +104,14 @@ const engine = onFirstUse(() => {
 function renderFresh(markdown: string): string {
   const { md, direct } = engine();
   const env = {};
-  const tokens = md.parse(markdown, env);
-  if (directlyRenderable(tokens)) return direct.render(tokens, md.options, env);
-  return sanitizeHtml(md.renderer.render(tokens, md.options, env));
+  const tokens = md.parse(withoutByteOrderMark(markdown), env);
+  if (directlyRenderable(tokens)) return withHeadingAnchors(direct.render(tokens, md.options, env));
+  return withHeadingAnchors(sanitizeHtml(md.renderer.render(tokens, md.options, env)));
+}
+
+/** A file saved with a byte-order mark starts with U+FEFF, which GitHub (cmark) skips. */
+function withoutByteOrderMark(markdown: string): string {
+  return markdown.charCodeAt(0) === 0xfeff ? markdown.slice(1) : markdown;
 }
 
 /**
@@ -106,8 +121,10 @@ function renderFresh(markdown: string): string {
 export function renderDirectly(markdown: string): string | undefined {
   const { md, direct } = engine();
   const env = {};
-  const tokens = md.parse(markdown, env);
-  return directlyRenderable(tokens) ? direct.render(tokens, md.options, env) : undefined;
+  const tokens = md.parse(withoutByteOrderMark(markdown), env);
+  return directlyRenderable(tokens)
+    ? withHeadingAnchors(direct.render(tokens, md.options, env))
+    : undefined;
 }
 
 /**
@@ -115,7 +132,7 @@ export function renderDirectly(markdown: string): string | undefined {
  * markdown-it's own output through the allowlist filter.
  */
 export function renderThroughFilter(markdown: string): string {
-  return sanitizeHtml(engine().md.render(markdown));
+  return withHeadingAnchors(sanitizeHtml(engine().md.render(withoutByteOrderMark(markdown))));
 }
 
 // Identical bodies come back often (templates, short comments, an unchanged body sent again,

@@ -7,7 +7,8 @@
 //     as a line break, as issue trackers do), never the other way round;
 //   - attributes the allowlist filter adds or removes: `rel`/`target` on links, and on the
 //     expected side every attribute the allowlist would drop (ids, styles, handlers, unsafe
-//     URLs; html-allowlist.ts decides);
+//     URLs; html-allowlist.ts decides); on tack's side a heading's anchor id (GitHub's
+//     `user-content-` ids, which the specification does not write);
 //   - raw HTML tags the allowlist does not keep count as the text the user typed (tack shows
 //     them escaped), and HTML comments count as nothing (tack drops them, the browser shows
 //     nothing of them).
@@ -24,12 +25,12 @@ const KEPT_TAGS = new Set(
   [
     "h1 h2 h3 h4 h5 h6 p br hr blockquote ul ol li em strong s del code pre a img",
     "table thead tbody tr th td input details summary kbd sub sup b i u ins strike mark",
-    "abbr q samp var small dl dt dd div span ruby rt rp",
+    "abbr q samp var small dl dt dd div span ruby rt rp picture source",
   ]
     .join(" ")
     .split(" "),
 );
-const VOID_TAGS = new Set(["br", "hr", "img", "input"]);
+const VOID_TAGS = new Set(["br", "hr", "img", "input", "source"]);
 const BLOCK_TAGS =
   "p|div|ul|ol|li|h[1-6]|blockquote|table|thead|tbody|tr|th|td|pre|hr|details|summary|dl|dt|dd";
 const BREAK_BEFORE_BLOCK_TAG = new RegExp(`<br>(?=</?(?:${BLOCK_TAGS})\\b)`, "g");
@@ -50,6 +51,7 @@ function countedAttributes(element: Element, expected: boolean): string {
     } else if (element.tagName === "input") {
       if (!["type", "checked", "disabled"].includes(name)) counted = null;
     } else if (expected) counted = cleanAttribute(element.tagName, name, value);
+    else if (name === "id" && /^h[1-6]$/.test(element.tagName)) counted = null;
     else if (element.tagName === "code" && name === "class") {
       counted = value.replace(/^hljs /, ""); // highlighted code, see isHighlightSpan
     }
