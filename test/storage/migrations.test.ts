@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import Database from "better-sqlite3";
 import { initialSchema } from "../../src/storage/migrations/001-initial.js";
+import { rerenderMarkdownRealDocuments } from "../../src/storage/migrations/018-rerender-markdown-real-documents.js";
 import { migrations } from "../../src/storage/migrations/index.js";
 import { databaseAtVersion } from "../helpers/old-database.js";
 import { startTestServer } from "../helpers/server.js";
@@ -132,6 +133,100 @@ test("bodies stored before GitHub's rendering rules are rendered again (migratio
     );
   } finally {
     await reopened.close();
+  }
+});
+
+test("stored HTML is rendered as GitHub shows real documents (migration 018): bodies, asks, the trash", async () => {
+  // A database as the release before 018 left it, with that release's HTML everywhere.
+  const file = join(folder, "rerender-018.sqlite");
+  const at = "2026-01-01T00:00:00.000Z";
+  const snapshot = JSON.stringify({
+    kind: "ticket",
+    ticket: { id: 2, boardId: 1, laneId: 1, position: 1, version: 1 },
+    rows: {
+      tickets: [{ id: 2, title: "gone", body_html_like: "<p>untouched</p>" }],
+      ticket_texts: [
+        { ticket_id: 2, body_markdown: "## Hello World", body_html: "<h2>Hello World</h2>" },
+      ],
+      comments: [{ id: 9, body_markdown: "[jump](#hello-world)", body_html: "<p>old</p>" }],
+      asks: [
+        {
+          id: 7,
+          question: "~this~?",
+          question_html: "<p>~this~?</p>",
+          answer_text: null,
+          answer_html: null,
+        },
+      ],
+    },
+    links: {
+      parentId: null,
+      childIds: [],
+      blockerIds: [],
+      blockingIds: [],
+      relatedIds: [],
+      tagLinks: [],
+      activityIds: [],
+    },
+    remote: null,
+  });
+  const index = migrations.indexOf(rerenderMarkdownRealDocuments);
+  assert.ok(index > 0, "migration 018 is in the list");
+  databaseAtVersion(
+    file,
+    index,
+    `INSERT INTO boards (id, name, position, created_at, updated_at) VALUES (1, 'b', 0, '${at}', '${at}');
+    INSERT INTO lanes (id, board_id, name, position) VALUES (1, 1, 'todo', 0);
+    INSERT INTO tickets (id, board_id, lane_id, title, position, created_at, updated_at)
+      VALUES (1, 1, 1, 't', 0, '${at}', '${at}');
+    INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html)
+      VALUES (1, 't', '<p align="center">~approx~</p>', '<p>approx</p>');
+    INSERT INTO comments (id, ticket_id, body_markdown, body_html, created_at, updated_at,
+      sync_created_at, sync_updated_at)
+      VALUES (1, 1, '# Usage', '<h1>Usage</h1>', '${at}', '${at}', '${at}', '${at}');
+    INSERT INTO asks (id, ticket_id, actor, question, question_html, status, answer_text,
+      answer_html, answered_by, created_at, answered_at)
+      VALUES (1, 1, 'agent', 'Keep ~this~?', '<p>Keep ~this~?</p>', 'answered', '# Yes',
+        '<h1>Yes</h1>', 'me', '${at}', '${at}'),
+      (2, 1, 'agent', '<https://x.example/%5B>', 'old', 'open', NULL, NULL, NULL, '${at}', NULL);
+    INSERT INTO trash (kind, object_id, board_id, label, deleted_at, expires_at, snapshot)
+      VALUES ('ticket', 2, 1, 'gone', '${at}', '2999-01-01T00:00:00.000Z', '${snapshot.replace(/'/g, "''")}');`,
+  );
+
+  const reopened = await startTestServer({ dbFile: file });
+  try {
+    const read = (await reopened.get("/api/tickets/1")).body;
+    assert.equal(read.bodyHtml, '<p align="center">~approx~</p>');
+    assert.equal(read.comments[0].bodyHtml, '<h1 id="user-content-usage">Usage</h1>\n');
+  } finally {
+    await reopened.close();
+  }
+  const db = new Database(file, { readonly: true });
+  try {
+    const asks = db.prepare("SELECT question_html, answer_html FROM asks ORDER BY id").all();
+    assert.deepEqual(asks, [
+      {
+        question_html: "<p>Keep <del>this</del>?</p>\n",
+        answer_html: '<h1 id="user-content-yes">Yes</h1>\n',
+      },
+      {
+        question_html:
+          '<p><a href="https://x.example/%5B" rel="noopener noreferrer" target="_blank">https://x.example/%5B</a></p>\n',
+        answer_html: null,
+      },
+    ]);
+    const kept = JSON.parse(db.prepare("SELECT snapshot FROM trash").pluck().get() as string);
+    assert.equal(
+      kept.rows.ticket_texts[0].body_html,
+      '<h2 id="user-content-hello-world">Hello World</h2>\n',
+    );
+    assert.equal(kept.rows.comments[0].body_html, '<p><a href="#hello-world">jump</a></p>\n');
+    assert.equal(kept.rows.asks[0].question_html, "<p><del>this</del>?</p>\n");
+    assert.equal(kept.rows.asks[0].answer_html, null);
+    assert.equal(kept.rows.tickets[0].body_html_like, "<p>untouched</p>");
+    assert.deepEqual(kept.links.childIds, []);
+  } finally {
+    db.close();
   }
 });
 
