@@ -1,6 +1,6 @@
 import type { Db } from "../database.js";
 import { rerenderMarkdown } from "./006-rerender-markdown.js";
-import type { MigrationContext } from "./index.js";
+import type { MigrationContext } from "./migration.js";
 
 /**
  * Bodies render as GitHub shows real documents now (`align`, `width` and `height` kept,
