@@ -268,7 +268,7 @@ describe("PATCH /api/tickets/{ticketId}", () => {
     assert.equal(retitled.bodyMarkdown, "body");
     assert.deepEqual(retitled.tags, [tag]);
     const rebodied = await patchTicket(api, ticket.id, { bodyMarkdown: "# Head" });
-    assert.equal(rebodied.bodyHtml, "<h1>Head</h1>\n");
+    assert.equal(rebodied.bodyHtml, '<h1 id="user-content-head">Head</h1>\n');
     assert.equal(rebodied.title, "new title");
   });
 
