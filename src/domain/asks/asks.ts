@@ -38,29 +38,61 @@ export type AskDelivery = (error: Error | null, ask?: Ask) => void;
 /** Code points, as JSON Schema's maxLength counts them (an emoji is one). */
 const tooLong = (text: string, max: number) => text.length > max && [...text].length > max;
 
-/**
- * Markdown stored as sent whose trimmed text must not be blank and must fit `max`; returns the
- * trimmed text (blank: "").
- */
-function checkedMarkdown(value: string, field: string, max: number): string {
-  const trimmed = value.trim();
-  if (tooLong(trimmed, max)) throw new InvalidInput(`${field} must be at most ${max} characters`);
-  return trimmed;
+/** A question: Markdown stored as sent, not blank and at most 10,000 characters once trimmed. */
+export function checkQuestion(question: string, field = "question"): void {
+  const trimmed = question.trim();
+  if (trimmed === "") throw new InvalidInput(`${field} must not be empty`);
+  if (tooLong(trimmed, QUESTION_MAX)) {
+    throw new InvalidInput(`${field} must be at most ${QUESTION_MAX} characters`);
+  }
 }
 
 /** Options stored trimmed, each 1-200 characters, no two equal (case counts). */
-function cleanOptions(options: readonly string[]): string[] {
+export function cleanOptions(options: readonly string[], field = "options"): string[] {
   if (options.length > OPTIONS_MAX) {
-    throw new InvalidInput(`options must have at most ${OPTIONS_MAX} items`);
+    throw new InvalidInput(`${field} must have at most ${OPTIONS_MAX} items`);
   }
   const cleaned: string[] = [];
   for (const [index, option] of options.entries()) {
-    const value = cleanName(option, `options[${index}]`, OPTION_MAX);
+    const value = cleanName(option, `${field}[${index}]`, OPTION_MAX);
     const earlier = cleaned.indexOf(value);
-    if (earlier !== -1) throw new InvalidInput(`options[${index}] repeats options[${earlier}]`);
+    if (earlier !== -1) {
+      throw new InvalidInput(`${field}[${index}] repeats ${field}[${earlier}]`);
+    }
     cleaned.push(value);
   }
   return cleaned;
+}
+
+/**
+ * An answer to an ask with these options: `by` trimmed, `text` stored as sent (blank or null:
+ * not given), `option` one of the options exactly, at least one of the two. `prefix` names
+ * where the answer is (an import's `tickets[0].asks[1].answer.`), for the messages.
+ */
+export function cleanAnswer(
+  options: readonly string[],
+  input: { by: string; text?: string | null; option?: string | null },
+  prefix = "",
+): { by: string; text: string | null; option: string | null } {
+  const by = cleanName(input.by, `${prefix}by`, ACTOR_MAX);
+  const trimmed = input.text?.trim() ?? "";
+  if (tooLong(trimmed, ANSWER_TEXT_MAX)) {
+    throw new InvalidInput(`${prefix}text must be at most ${ANSWER_TEXT_MAX} characters`);
+  }
+  const text = trimmed === "" ? null : (input.text as string);
+  const option = input.option ?? null;
+  if (option !== null) {
+    if (options.length === 0) {
+      throw new InvalidInput(`${prefix}option given but the ask has no options`);
+    }
+    if (!options.includes(option)) {
+      throw new InvalidInput(`${prefix}option is not one of the ask's options`);
+    }
+  }
+  if (text === null && option === null) {
+    throw new InvalidInput(`${prefix}text or option is required`);
+  }
+  return { by, text, option };
 }
 
 const notOpen = (status: AskStatus) => new Conflict(`ask is ${status}`);
@@ -131,9 +163,7 @@ export function askService(
     /** Opens an ask on a ticket that is neither resolved nor archived. */
     open(ticketId: number, input: AskInput): Ask {
       const actor = cleanName(input.actor, "actor", ACTOR_MAX);
-      if (checkedMarkdown(input.question, "question", QUESTION_MAX) === "") {
-        throw new InvalidInput("question must not be empty");
-      }
+      checkQuestion(input.question);
       const options = cleanOptions(input.options ?? []);
       const questionHtml = renderMarkdown(input.question);
       return transact((changes) => {
@@ -178,19 +208,7 @@ export function askService(
 
     answer(askId: number, input: AnswerInput): Ask {
       const ask = requireOpen(askId);
-      const by = cleanName(input.by, "by", ACTOR_MAX);
-      const given =
-        input.text === undefined ? "" : checkedMarkdown(input.text, "text", ANSWER_TEXT_MAX);
-      const text = given === "" ? null : (input.text as string);
-      const option = input.option ?? null;
-      if (option !== null) {
-        if (ask.options.length === 0)
-          throw new InvalidInput("option given but the ask has no options");
-        if (!ask.options.includes(option)) {
-          throw new InvalidInput("option is not one of the ask's options");
-        }
-      }
-      if (text === null && option === null) throw new InvalidInput("text or option is required");
+      const { by, text, option } = cleanAnswer(ask.options, input);
       const answer = {
         text,
         textHtml: text === null ? null : renderMarkdown(text),

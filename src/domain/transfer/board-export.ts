@@ -1,4 +1,5 @@
 import type { Stores } from "../../storage/index.js";
+import { type ExportedAsk, exportedAsk } from "../asks/ask-transfer.js";
 import type { BoardService } from "../boards/boards.js";
 import type { Board, Lane, Tag, TicketEvent, TicketExternalReference } from "../model.js";
 
@@ -49,6 +50,8 @@ export interface ExportedTicket {
   tagReasons: ExportedTagReason[];
   /** Newest first. */
   events: TicketEvent[];
+  /** Oldest first, every status (docs/api.md, "Asks"). */
+  asks: ExportedAsk[];
 }
 
 export interface BoardExportDocument {
@@ -75,6 +78,7 @@ export function boardExporter(
     | "tagReasons"
     | "externalReferences"
     | "ticketEvents"
+    | "asks"
   >,
   boards: Pick<BoardService, "require">,
 ) {
@@ -90,6 +94,7 @@ export function boardExporter(
       const tagLinks = stores.tagReasons.groupedByBoard(boardId);
       const references = stores.externalReferences.groupedByBoard(boardId);
       const events = stores.ticketEvents.groupedByBoard(boardId);
+      const asks = stores.asks.byTicketOfBoard(boardId);
 
       const tickets = records.map((record): ExportedTicket => {
         const links = tagLinks.get(record.id) ?? [];
@@ -128,6 +133,7 @@ export function boardExporter(
             updatedAt: link.updatedAt,
           })),
           events: events.get(record.id) ?? [],
+          asks: (asks.get(record.id) ?? []).map(exportedAsk),
         };
       });
 

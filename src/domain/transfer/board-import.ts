@@ -14,6 +14,7 @@ import {
 } from "../annotations/external-references.js";
 import { cleanReason } from "../annotations/tag-reasons.js";
 import { cleanTicketEvent, type TicketEventInput } from "../annotations/ticket-events.js";
+import { type ImportAsk, planImportedAsk } from "../asks/ask-transfer.js";
 import type { BoardService } from "../boards/boards.js";
 import { isWipLimit, WIP_LIMIT_MAX } from "../boards/lanes.js";
 import { DEFAULT_TAG_COLOR } from "../boards/tags.js";
@@ -68,6 +69,7 @@ export interface ImportTicket {
     updatedAt?: string | null;
   }>;
   events?: Array<TicketEventInput & { createdAt?: string }>;
+  asks?: ImportAsk[];
 }
 
 export interface ImportDocument {
@@ -90,7 +92,7 @@ export interface ImportedBoard extends BoardShell {
  * and event order, tag reasons, references and events are kept (docs/export-format.md).
  */
 export function boardImporter(
-  stores: Pick<Stores, "boards" | "lanes" | "tags" | "boardImport">,
+  stores: Pick<Stores, "boards" | "lanes" | "tags" | "boardImport" | "asks">,
   deps: {
     boards: Pick<BoardService, "shell">;
     activity: ActivityRecorder;
@@ -266,6 +268,9 @@ export function planImport(document: ImportDocument, at: string): ImportPlan {
       relatedIndexes: [...linkedTickets(ticket, "relatedIds", index, ticketIndexById).keys()],
       references,
       events: events.reverse(),
+      asks: (ticket.asks ?? []).map((ask, position) =>
+        planImportedAsk(ask, field(`asks[${position}]`), at),
+      ),
     };
   });
 
@@ -287,12 +292,20 @@ async function renderBodies(tickets: readonly PlannedTicket[]): Promise<void> {
   for (const ticket of tickets) {
     sources.push(ticket.row.bodyMarkdown);
     for (const comment of ticket.comments) sources.push(comment.bodyMarkdown);
+    for (const ask of ticket.asks) {
+      sources.push(ask.question);
+      if (ask.answer?.text != null) sources.push(ask.answer.text);
+    }
   }
   const html = await markdownRenderPool.render(sources);
   let next = 0;
   for (const ticket of tickets) {
     ticket.row.bodyHtml = html[next++] as string;
     for (const comment of ticket.comments) comment.bodyHtml = html[next++] as string;
+    for (const ask of ticket.asks) {
+      ask.questionHtml = html[next++] as string;
+      if (ask.answer?.text != null) ask.answer.textHtml = html[next++] as string;
+    }
   }
 }
 
@@ -472,6 +485,11 @@ function write(
   const insertedReferences = stores.boardImport.insertReferences(references);
   const referenceIds = perTicket(insertedReferences, plan.tickets, (ticket) => ticket.references);
   stores.boardImport.insertEvents(events);
+  stores.asks.insertMany(
+    plan.tickets.flatMap((ticket) =>
+      ticket.asks.map((ask) => ({ ...ask, ticketId: ids[ticket.index] as number })),
+    ),
+  );
   activity.recordAll(
     plan.tickets.map((ticket) => ({
       boardId,

@@ -4,6 +4,7 @@
 import type { ImportedTicketRow } from "../../storage/board-export.js";
 import type { cleanExternalReference } from "../annotations/external-references.js";
 import type { cleanTicketEvent } from "../annotations/ticket-events.js";
+import type { PlannedAsk } from "../asks/ask-transfer.js";
 
 /** A checked ticket, everything resolved to indexes into the plan's own arrays. */
 export interface PlannedTicket {
@@ -33,6 +34,8 @@ export interface PlannedTicket {
   }>;
   /** Oldest first. */
   events: Array<ReturnType<typeof cleanTicketEvent> & { createdAt: string }>;
+  /** In document order (oldest first in an export). */
+  asks: PlannedAsk[];
 }
 
 export interface PlannedReason {

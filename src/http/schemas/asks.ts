@@ -108,3 +108,40 @@ export const AskWaitQuery = Type.Object({
     }),
   ),
 });
+
+/** An ask in a board export: the Ask without its id, ticket and board (oldest first). */
+export const ExportedAsk = Type.Object({
+  actor: Type.String(),
+  question: Type.String(),
+  questionHtml: Type.String(),
+  options: Type.Array(Type.String()),
+  blocking: Type.Boolean(),
+  status: Type.Ref(AskStatus),
+  answer: Type.Union([Type.Ref(AskAnswer), Type.Null()]),
+  createdAt: Timestamp,
+  answeredAt: Nullable(Type.String({ format: "date-time" })),
+});
+
+/**
+ * An ask in an import document: checked like the endpoints' fields by the import (so the 400
+ * names the ticket and ask); HTML is never read, it is rendered again.
+ */
+export const ImportedAsk = Type.Object({
+  actor: Type.String(),
+  question: Type.String(),
+  options: Type.Optional(Type.Array(Type.String(), { maxItems: 10 })),
+  blocking: Type.Optional(Type.Boolean()),
+  status: Type.Optional(Type.Ref(AskStatus)),
+  answer: Type.Optional(
+    Type.Union([
+      Type.Object({
+        by: Type.String(),
+        text: Type.Optional(Nullable(Type.String())),
+        option: Type.Optional(Nullable(Type.String())),
+      }),
+      Type.Null(),
+    ]),
+  ),
+  createdAt: Type.Optional(Timestamp),
+  answeredAt: Type.Optional(Nullable(Type.String({ format: "date-time" }))),
+});

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { BODY_MAX } from "../../domain/names.js";
 import { MAX_IMPORT_COMMENTS_PER_TICKET, MAX_IMPORT_TICKETS } from "../request-limits.js";
+import { ExportedAsk, ImportedAsk } from "./asks.js";
 import { BoardRef, LaneRef, TagColor, TagRef } from "./boards.js";
 import { FreeObject, FreeObjectInput, Id, Nullable, Timestamp } from "./common.js";
 import { ReferenceKind } from "./external-references.js";
@@ -52,6 +53,7 @@ const ExportedTicket = Type.Object({
     { description: "One entry per attached tag." },
   ),
   events: Type.Array(TicketEventRef, { description: "Newest first." }),
+  asks: Type.Array(ExportedAsk, { description: "Oldest first, every status." }),
 });
 
 export const BoardExport = Type.Object(
@@ -149,6 +151,12 @@ const ImportedTicket = Type.Object({
       }),
       { maxItems: MANY },
     ),
+  ),
+  asks: Type.Optional(
+    Type.Array(ImportedAsk, {
+      maxItems: MANY,
+      description: "Recreated with new ids; times, status and answer kept.",
+    }),
   ),
 });
 
