@@ -916,6 +916,15 @@ describe("asks in the export and the import (docs/api.md, Asks)", () => {
       assert.equal(ask.answeredAt, before[index].answeredAt);
       assert.deepEqual(ask.answer, before[index].answer);
     });
+    // The 201 answer counts the open asks as a GET does.
+    for (const ticket of imported.tickets) {
+      const read = (await api.get(`/api/tickets/${ticket.id}`)).body;
+      assert.equal(ticket.openAsks, read.openAsks);
+    }
+    assert.deepEqual(
+      imported.tickets.map((ticket: any) => ticket.openAsks),
+      [1, 1],
+    );
     const inbox = (await api.get(`/api/asks?boardId=${imported.board.id}`)).body.asks;
     assert.deepEqual(
       inbox.map((ask: any) => ask.question),

@@ -121,9 +121,8 @@ export function importedTickets(
       // A new ticket: first version, never claimed (claims are not imported).
       version: 1,
       claim: null,
-      // Open asks of the document's tickets (docs/api.md, "Asks") are counted once the import
-      // writes asks; until then it writes none.
-      openAsks: 0,
+      // The document's asks that came in open (docs/api.md, "Asks").
+      openAsks: ticket.asks.filter((ask) => ask.status === "open").length,
       bodyMarkdown: row.bodyMarkdown,
       bodyHtml: row.bodyHtml,
       comments,
