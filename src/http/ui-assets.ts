@@ -22,6 +22,7 @@ export const UI_CLIENT_ROUTES = [
   "/boards/:boardId/list",
   "/boards/:boardId/insights",
   "/tickets/:ticketId",
+  "/inbox",
 ];
 
 /**

@@ -1,7 +1,9 @@
 import { useSignal, useSignalEffect } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { api, errorMessage } from "./api";
+import { followAsks } from "./asks";
 import { BulkBar } from "./components/BulkBar";
+import { Inbox } from "./components/Inbox";
 import { InsightsLoader } from "./components/InsightsLoader";
 import { KanbanView } from "./components/Kanban";
 import { ListView } from "./components/ListView";
@@ -33,6 +35,7 @@ installKeyboard(() => {
   search?.focus();
   search?.select();
 });
+followAsks();
 
 export function App() {
   const ready = useSignal(false);
@@ -102,6 +105,9 @@ export function App() {
   const showInsights =
     current.name === "insights" ||
     (current.name === "ticket" && /\/insights(\?|$)/.test(ticketReturnPath() ?? ""));
+  // The inbox, also behind a ticket dialog opened from it.
+  const showInbox =
+    current.name === "inbox" || (current.name === "ticket" && ticketReturnPath() === "/inbox");
 
   return (
     <div class="app">
@@ -117,16 +123,19 @@ export function App() {
           <Empty title={`Ticket #${current.ticketId} cannot be opened`} text={ticketError.value} />
         )}
         {ready.value && boards.value.length === 0 && current.name === "home" && <FirstBoard />}
-        {loadError.value && <Empty title="This board cannot be shown" text={loadError.value} />}
+        {showInbox && <Inbox />}
+        {loadError.value && !showInbox && (
+          <Empty title="This board cannot be shown" text={loadError.value} />
+        )}
         {board.value && showInsights && <InsightsLoader />}
-        {board.value && !showInsights && (
+        {board.value && !showInsights && !showInbox && (
           <>
             <Toolbar />
             <BulkBar />
             {view === "list" ? <ListView /> : <KanbanView />}
           </>
         )}
-        {loading.value && !board.value && <div class="loading">Loading board…</div>}
+        {loading.value && !board.value && !showInbox && <div class="loading">Loading board…</div>}
       </main>
       {current.name === "ticket" &&
         board.value &&

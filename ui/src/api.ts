@@ -12,6 +12,8 @@ export class ApiError extends Error {
 
 export interface RequestOptions {
   ifMatch?: string | undefined;
+  /** A GET's earlier ETag: a 304 then answers `{data: undefined, notModified: true}`. */
+  ifNoneMatch?: string | undefined;
 }
 
 export async function request<T>(
@@ -29,20 +31,25 @@ export async function requestWithHeaders<T>(
   path: string,
   body?: unknown,
   options: RequestOptions = {},
-): Promise<{ data: T; etag: string | null }> {
+): Promise<{ data: T; etag: string | null; notModified?: boolean }> {
   const headers: Record<string, string> = { accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (options.ifMatch) headers["if-match"] = options.ifMatch;
+  if (options.ifNoneMatch) headers["if-none-match"] = options.ifNoneMatch;
   let response: Response;
   try {
     response = await fetch(path, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      cache: "no-cache",
+      // With our own If-None-Match the 304 must reach this code, not the browser's cache.
+      cache: options.ifNoneMatch ? "no-store" : "no-cache",
     });
   } catch {
     throw new ApiError(0, "tack is not reachable");
+  }
+  if (response.status === 304) {
+    return { data: undefined as T, etag: response.headers.get("etag"), notModified: true };
   }
   const text = await response.text();
   let parsed: unknown;

@@ -31,6 +31,7 @@ export type Overlay =
   | { kind: "move"; ticketId: number }
   | { kind: "import" }
   | { kind: "trash" }
+  | { kind: "templates"; fromTicketIds?: number[] }
   | { kind: "confirm"; title: string; message: string; action: string; run: () => void };
 export const overlay = signal<Overlay | null>(null);
 

@@ -16,6 +16,7 @@ import {
 } from "./board-state";
 import { rememberedView } from "./filters";
 import { openTicket } from "./navigation";
+import { recall } from "./prefs";
 import { boardUrl, insightsUrl, navigate, route } from "./router";
 import { lanes, patchTicket, tickets } from "./store";
 import { announce } from "./toasts";
@@ -129,6 +130,20 @@ export function installKeyboard(focusSearch: () => void): void {
     if (event.key === "u") {
       event.preventDefault();
       undoLastDelete();
+      return;
+    }
+    if (event.key === "a") {
+      // The inbox of open asks, from every page; again: back to the last board.
+      event.preventDefault();
+      if (current.name !== "inbox") navigate("/inbox");
+      else {
+        const last = recall<number | null>("tack.lastBoard", null);
+        navigate(
+          last === null
+            ? "/"
+            : boardUrl(last, rememberedView(last).view, rememberedView(last).search),
+        );
+      }
       return;
     }
     if (event.key === "/") {

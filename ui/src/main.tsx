@@ -1,6 +1,7 @@
 import { render } from "preact";
 import { App } from "./App";
 import "./styles.css";
+import "./inbox.css";
 
 const root = document.getElementById("app");
 if (root) render(<App />, root);

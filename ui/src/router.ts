@@ -1,6 +1,6 @@
 import { signal } from "@preact/signals";
 
-// Client routes: /, /boards/{id}, /boards/{id}/list, /boards/{id}/insights, /tickets/{id};
+// Client routes: /, /boards/{id}, /boards/{id}/list, /boards/{id}/insights, /tickets/{id}, /inbox;
 // filters (and the insights period) live in the query.
 
 export type Route =
@@ -8,10 +8,12 @@ export type Route =
   | { name: "board"; boardId: number; view: "kanban" | "list" }
   | { name: "insights"; boardId: number }
   | { name: "ticket"; ticketId: number }
+  | { name: "inbox" }
   | { name: "unknown" };
 
 export function parseRoute(pathname: string): Route {
   if (pathname === "/" || pathname === "") return { name: "home" };
+  if (/^\/inbox\/?$/.test(pathname)) return { name: "inbox" };
   let match = /^\/boards\/(\d+)(\/list)?\/?$/.exec(pathname);
   if (match)
     return { name: "board", boardId: Number(match[1]), view: match[2] ? "list" : "kanban" };

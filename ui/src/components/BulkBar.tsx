@@ -140,6 +140,13 @@ export function BulkBar() {
       </button>
       <button
         type="button"
+        class="button"
+        onClick={() => (overlay.value = { kind: "templates", fromTicketIds: ids })}
+      >
+        Save as template…
+      </button>
+      <button
+        type="button"
         class="button button-danger"
         onClick={() => {
           overlay.value = {

@@ -1,8 +1,9 @@
 import { memo } from "preact/compat";
+import type { TicketLoopFields } from "../contract-types";
 import { onCardPointerDown } from "../drag";
 import { PRIORITIES } from "../priorities";
 import type { TicketSummary } from "../types";
-import { ClaimBadge, PriorityBadge, TagChip } from "./bits";
+import { ClaimBadge, formatDateTime, PriorityBadge, TagChip } from "./bits";
 
 export interface CardProps {
   ticket: TicketSummary;
@@ -22,6 +23,7 @@ export interface CardProps {
 /** One ticket on the board: compact summary fields only (bodies load when the dialog opens). */
 export const Card = memo(function Card(props: CardProps) {
   const { ticket } = props;
+  const loop = loopFields(ticket);
   const classes = ["card"];
   if (props.focused) classes.push("is-focused");
   if (props.selected) classes.push("is-selected");
@@ -75,8 +77,29 @@ export const Card = memo(function Card(props: CardProps) {
         ticket.hasChildren ||
         ticket.remote ||
         ticket.externalReferences.length > 0 ||
-        ticket.claim) && (
+        ticket.claim ||
+        loop.openAsks > 0 ||
+        loop.checklist.total > 0 ||
+        loop.waiting) && (
         <div class="card-meta">
+          {loop.openAsks > 0 && (
+            <span class="badge badge-ask" title={`${loop.openAsks} open question(s) to answer`}>
+              ? {loop.openAsks} {loop.openAsks === 1 ? "question" : "questions"}
+            </span>
+          )}
+          {loop.checklist.total > 0 && (
+            <span
+              class={`badge${loop.checklist.done === loop.checklist.total ? " badge-ok" : ""}`}
+              title={`Checklist: ${loop.checklist.done} of ${loop.checklist.total} done`}
+            >
+              ☑ {loop.checklist.done}/{loop.checklist.total}
+            </span>
+          )}
+          {loop.waiting && loop.notBefore && (
+            <span class="badge" title={`Not before ${formatDateTime(loop.notBefore)}`}>
+              ⏲ {formatDateTime(loop.notBefore)}
+            </span>
+          )}
           {ticket.tags.map((tag) => (
             <TagChip key={tag.id} tag={tag} />
           ))}
@@ -115,3 +138,15 @@ export const Card = memo(function Card(props: CardProps) {
     </div>
   );
 });
+
+/** A summary's asks, checklist and "not before" (absent from a server that predates them). */
+export function loopFields(ticket: object): TicketLoopFields & { waiting: boolean } {
+  const fields = ticket as Partial<TicketLoopFields>;
+  const notBefore = fields.notBefore ?? null;
+  return {
+    openAsks: fields.openAsks ?? 0,
+    checklist: fields.checklist ?? { done: 0, total: 0 },
+    notBefore,
+    waiting: notBefore !== null && new Date(notBefore).getTime() > Date.now(),
+  };
+}

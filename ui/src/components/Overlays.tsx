@@ -7,6 +7,7 @@ import { toast } from "../toasts";
 import type { BoardShell, Ticket } from "../types";
 import { Modal } from "./Modal";
 import { RemoteImport } from "./RemoteImport";
+import { Templates } from "./Templates";
 import { TrashView } from "./TrashView";
 
 export function Overlays() {
@@ -44,6 +45,8 @@ export function Overlays() {
       return <RemoteImport onClose={close} />;
     case "trash":
       return <TrashView boardId={boardId.value} onClose={close} />;
+    case "templates":
+      return <Templates fromTicketIds={current.fromTicketIds} onClose={close} />;
   }
 }
 
@@ -66,6 +69,7 @@ const SHORTCUTS: [string, string][] = [
   ["u", "Undo the last delete (it comes back from the trash)"],
   ["Shift + T", "Open the trash: restore or erase what was deleted"],
   ["i", "Insights of the board (flow, cycle time, aging); again: back to the board"],
+  ["a", "Inbox: questions agents ask you, from every board; again: back to the board"],
 ];
 
 function Help(props: { onClose: () => void }) {

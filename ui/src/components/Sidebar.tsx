@@ -1,9 +1,10 @@
 import { useSignal } from "@preact/signals";
 import { api, errorMessage } from "../api";
+import { openAsks } from "../asks";
 import { overlay } from "../board-state";
 import { rememberedView } from "../filters";
 import { sidebarCollapsed } from "../prefs";
-import { boardUrl, navigate } from "../router";
+import { boardUrl, navigate, route } from "../router";
 import { board, boardId, boards, deleteBoard, loadBoards, tags, tickets } from "../store";
 import { toast } from "../toasts";
 import type { Board, BoardShell, Tag, TicketSummary } from "../types";
@@ -43,6 +44,7 @@ export function Sidebar() {
       </div>
       {!collapsed && (
         <div class="sidebar-body" id="sidebar-body">
+          <InboxLink />
           <BoardList />
           {board.value && <TagList />}
           {board.value && (
@@ -56,6 +58,13 @@ export function Sidebar() {
                 ⤓ Export as JSON
               </a>
               <ImportBoard />
+              <button
+                type="button"
+                class="sidebar-link sidebar-trash"
+                onClick={() => (overlay.value = { kind: "templates" })}
+              >
+                ▦ Templates
+              </button>
             </div>
           )}
           {!board.value && (
@@ -76,6 +85,35 @@ export function Sidebar() {
         </div>
       )}
     </nav>
+  );
+}
+
+/** The inbox of open asks (`a`), with their count. */
+function InboxLink() {
+  const count = openAsks.value.length;
+  const here = route.value.name === "inbox";
+  return (
+    <div class="sidebar-section sidebar-inbox">
+      <a
+        class={`sidebar-link inbox-link${here ? " is-current" : ""}`}
+        href="/inbox"
+        aria-current={here ? "page" : undefined}
+        title="Questions from agents (a)"
+        onClick={(event) => {
+          event.preventDefault();
+          if (window.matchMedia("(max-width: 700px)").matches) sidebarCollapsed.value = true;
+          navigate("/inbox");
+        }}
+      >
+        <span aria-hidden="true">✉</span> Inbox
+        {count > 0 && (
+          <span class="count-badge">
+            {count}
+            <span class="sr-only"> open</span>
+          </span>
+        )}
+      </a>
+    </div>
   );
 }
 

@@ -2,6 +2,7 @@ import { useSignal, useSignalEffect } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { ApiError, api, errorMessage, requestWithHeaders } from "../api";
 import { overlay } from "../board-state";
+import { boxesAreChecklist, tickChecklist } from "../checklist";
 import { diffLines } from "../diff";
 import { handleEditorKey } from "../editor-keys";
 import { labelTaskCheckboxes } from "../markdown-html";
@@ -13,8 +14,10 @@ import { toast } from "../toasts";
 import type { Ticket } from "../types";
 import { offerUndo } from "../undo";
 import { ClaimBadge } from "./bits";
+import { loopFields } from "./Card";
 import { Modal } from "./Modal";
 import { TicketActivity } from "./TicketActivity";
+import { TicketAsks } from "./TicketAsks";
 import { TicketSide } from "./TicketSide";
 
 interface Draft {
@@ -161,7 +164,25 @@ export function TicketDialog(props: { ticketId: number }) {
     }
   };
 
+  /** A ticked box of the saved body: one checklist PATCH, the box put back if it fails. */
+  const tick = async (event: Event) => {
+    const box = event.target;
+    const container = event.currentTarget as HTMLElement;
+    if (!(box instanceof HTMLInputElement) || box.type !== "checkbox") return;
+    const index = [...container.querySelectorAll('input[type="checkbox"]')].indexOf(box);
+    try {
+      const answer = await tickChecklist(id, index, box.checked, etag.value);
+      receive(answer.data, answer.etag);
+    } catch (failure) {
+      box.checked = !box.checked;
+      toast(errorMessage(failure), "error");
+      await load(true);
+    }
+  };
+
   const current = ticket.value;
+  const tickable =
+    current !== null && boxesAreChecklist(current.bodyHtml, loopFields(current).checklist.total);
   return (
     <Modal
       label={current ? `${current.shortRef} ${current.title}` : "Ticket"}
@@ -246,6 +267,7 @@ export function TicketDialog(props: { ticketId: number }) {
           )}
           <div class="ticket-columns">
             <div class="ticket-main">
+              <TicketAsks ticketId={id} version={current.version} onChanged={() => void load()} />
               {conflict.value && draft.value && (
                 <div class="notice notice-warn" role="alert">
                   <strong>This ticket changed elsewhere</strong> while you were editing. Your text
@@ -318,6 +340,12 @@ export function TicketDialog(props: { ticketId: number }) {
                         Preview
                       </button>
                     </div>
+                    {loopFields(current).checklist.total > 0 && (
+                      <span class="muted small" title="Checklist: the body's task list">
+                        ☑ {loopFields(current).checklist.done}/{loopFields(current).checklist.total}{" "}
+                        done
+                      </span>
+                    )}
                     <span class="card-spacer" />
                     {dirty && <span class="muted small">Unsaved · draft kept locally</span>}
                     <button
@@ -354,12 +382,16 @@ export function TicketDialog(props: { ticketId: number }) {
                       class="markdown body-preview"
                       title="Double-click to edit"
                       onDblClick={() => (mode.value = "write")}
+                      onChange={(event) => {
+                        if (tickable && !dirty) void tick(event);
+                      }}
                       dangerouslySetInnerHTML={{
                         __html: labelTaskCheckboxes(
                           dirty
                             ? previewHtml.value
                             : current.bodyHtml ||
                                 '<p class="muted">No description. Choose Write to add one.</p>',
+                          tickable && !dirty,
                         ),
                       }}
                     />

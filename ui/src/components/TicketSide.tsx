@@ -7,6 +7,8 @@ import { lanes, tags, tickets } from "../store";
 import { toast } from "../toasts";
 import type { Tag, Ticket, TicketRelation, TicketSummary } from "../types";
 import { relativeTime, TagChip } from "./bits";
+import { loopFields } from "./Card";
+import { NotBefore } from "./NotBefore";
 import { TagPicker, TicketPicker } from "./Pickers";
 import { ReferenceForm } from "./ReferenceForm";
 
@@ -122,6 +124,11 @@ export function TicketSide({ ticket, etag, onChanged, onDelete }: Props) {
           ))}
         </select>
       </label>
+      <NotBefore
+        key={loopFields(ticket).notBefore ?? ""}
+        notBefore={loopFields(ticket).notBefore}
+        onSet={(notBefore) => void patch({ notBefore })}
+      />
 
       <section class="side-section">
         <h3>Tags</h3>
