@@ -24,19 +24,31 @@ for (const [index, excess] of [
   await api.patch(`/api/lanes/${lane.id}`, { wipLimit: open - excess });
 }
 
+// An open ask with options, so the inbox, the cards' question badge and the dialog's questions are
+// scanned with their buttons and answer fields.
+await api.post(`/api/tickets/${seeded.epicId}/asks`, {
+  actor: "agent-3",
+  question: "Split this epic **before** the release?",
+  options: ["Split it", "Keep it whole"],
+});
+
 const views: [string, string, PageOptions][] = [
   ["board", `/boards/${seeded.boardId}`, {}],
   ["board, dark", `/boards/${seeded.boardId}`, { colorScheme: "dark" }],
   ["list, dark", `/boards/${seeded.boardId}/list`, { colorScheme: "dark" }],
   ["ticket dialog, dark", `/tickets/${seeded.epicId + 5}`, { colorScheme: "dark" }],
   ["phone, light", `/boards/${seeded.boardId}`, { width: 390, height: 844, hasTouch: true }],
+  ["inbox", "/inbox", {}],
+  ["inbox, dark phone", "/inbox", { width: 390, height: 844, hasTouch: true, colorScheme: "dark" }],
+  ["ticket dialog with its question", `/tickets/${seeded.epicId}#asks`, {}],
 ];
 
 describe("axe scan", () => {
   for (const [name, path, options] of views) {
     test(`${name}: no serious violation`, async () => {
       const { page, context } = await openPage(api.url + path, options);
-      await page.locator(".card, .list-row[data-ticket-id], .ticket-title").first().waitFor();
+      await page.locator(".card, .list-row[data-ticket-id], .ticket-title, .ask").first().waitFor();
+      if (path.endsWith("#asks")) await page.locator(".ticket-asks .ask").waitFor();
       await page.waitForTimeout(200);
       assert.deepEqual(await seriousViolations(page), []);
       await context.close();

@@ -1,6 +1,7 @@
 // `npm run screenshots`: the README's screenshots (docs/screenshots/), from a demo board on a
 // temporary database, in Debian's Chromium: desktop light and dark, phone, list, ticket dialog,
-// trash, lane WIP limits, insights. `npm run screenshots -- wip` makes only those whose name starts so.
+// trash, lane WIP limits, insights, the inbox, the template form. `npm run screenshots -- wip`
+// makes only those whose name starts so.
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { startTestServer } from "../helpers/server.js";
@@ -60,6 +61,66 @@ for (const [name, options, path] of shots.filter(([name]) => wanted(name))) {
   await page.screenshot({ path: `${folder}${name}.png` });
   await context.close();
   console.log(`docs/screenshots/${name}.png`);
+}
+
+// The inbox (a) with two agents' questions on two tickets, desktop light and phone dark, and the
+// template form (the board's Templates) with a two-ticket template that has a variable.
+const [askedFirst, askedSecond] = (await api.get(`/api/boards/${boardId}/tickets`)).body
+  .tickets as { id: number }[];
+await api.post(`/api/tickets/${(askedFirst as { id: number }).id}/asks`, {
+  actor: "claude-code",
+  question:
+    "Should the stream send **changed ticket ids** or whole tickets? Whole tickets cost ~12x the bytes.",
+  options: ["Ids only", "Whole tickets"],
+});
+await api.post(`/api/tickets/${(askedSecond as { id: number }).id}/asks`, {
+  actor: "codex",
+  question:
+    "The migration drops `legacy_rank`. Is a backup before upgrading enough, or do you want a down migration?",
+});
+await api.post(`/api/boards/${boardId}/templates`, {
+  name: "Release",
+  description: "Cut, check and announce a release.",
+  tickets: [
+    { key: "cut", title: "Release {{version}}", laneName: "Doing", priority: 3, tagNames: ["api"] },
+    {
+      key: "notes",
+      title: "Release notes for {{version}}",
+      bodyMarkdown: "- [ ] changelog\n- [ ] upgrade steps",
+      parentKey: "cut",
+    },
+  ],
+});
+const inboxShots: [string, PageOptions][] = [
+  ["inbox-light", { width: 1280, height: 800 }],
+  ["inbox-dark-phone", { width: 390, height: 844, hasTouch: true, colorScheme: "dark" }],
+];
+for (const [name, options] of inboxShots.filter(([name]) => wanted(name))) {
+  const { page, context } = await openPage(`${api.url}/inbox`, options);
+  await page.locator(".ask").first().waitFor();
+  // The tickets' titles come a moment after the asks.
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll(".ask-ticket")].every(
+      (link) => (link.textContent ?? "").trim().length > 4,
+    ),
+  );
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: `${folder}${name}.png` });
+  await context.close();
+  console.log(`docs/screenshots/${name}.png`);
+}
+if (wanted("template-form-light")) {
+  const { page, context } = await openPage(`${api.url}/boards/${boardId}`, {
+    width: 1280,
+    height: 800,
+  });
+  await page.getByRole("button", { name: "▦ Templates" }).click();
+  await page.getByRole("button", { name: "Edit template Release" }).click();
+  await page.getByRole("group", { name: "Ticket 2" }).waitFor();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${folder}template-form-light.png` });
+  await context.close();
+  console.log("docs/screenshots/template-form-light.png");
 }
 
 // Lane WIP limits: Backlog at its limit, Doing over it, Review without one. The lane headers on a

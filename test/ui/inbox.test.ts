@@ -1,0 +1,267 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { startTestServer } from "../helpers/server.js";
+import { openPage, until } from "./browser.js";
+import { seedDemoBoard } from "./seed.js";
+
+// The inbox (/inbox) in Chromium: every open ask of every board, answered by an option's button
+// or in words, the title's "(N)" on every page, and asks opened, answered or withdrawn elsewhere
+// arriving and leaving without a reload (docs/api.md, "Asks"; ui/ARCHITECTURE.md, "The inbox").
+
+const api = await startTestServer();
+const product = await seedDemoBoard(api, "Product");
+const other = (await api.post("/api/boards", { name: "Personal", laneNames: ["Todo", "Done"] }))
+  .body;
+const elsewhere = (
+  await api.post(`/api/boards/${other.board.id}/tickets`, {
+    laneId: other.lanes[0].id,
+    title: "Pick a date for the dentist",
+  })
+).body;
+const tickets = (await api.get(`/api/boards/${product.boardId}/tickets`)).body.tickets as {
+  id: number;
+  title: string;
+  shortRef: string;
+}[];
+const asked = tickets[2] as { id: number; title: string; shortRef: string };
+
+async function openAsk(ticketId: number, body: Record<string, unknown>) {
+  const answer = await api.post(`/api/tickets/${ticketId}/asks`, { actor: "agent-7", ...body });
+  assert.equal(answer.status, 201, answer.text);
+  return answer.body as { id: number };
+}
+const LIVE = { timeout: 30_000 };
+
+test("an open ask shows in /inbox with its ticket, board, actor, question and age; an option's button answers it", async () => {
+  const ask = await openAsk(asked.id, {
+    question: "Ship **ids only** or whole tickets?",
+    options: ["Ids only", "Whole tickets"],
+  });
+  const { page, context, errors } = await openPage(`${api.url}/inbox`);
+  const item = page.locator(".ask").filter({ hasText: "Ship ids only or whole tickets?" });
+  await item.waitFor();
+  // The question is the server's rendering: the Markdown's bold is <strong>.
+  assert.equal(await item.locator(".ask-question strong").textContent(), "ids only");
+  await item.getByRole("link", { name: `${asked.shortRef} ${asked.title}` }).waitFor();
+  await item.getByText("Product", { exact: true }).waitFor();
+  await item.getByText("agent-7").waitFor();
+  await item.getByText("just now").waitFor();
+  assert.equal(await page.title(), "(1) tack");
+  await page.getByRole("link", { name: /Inbox\s*1 open/ }).waitFor();
+
+  await item.getByRole("button", { name: "Whole tickets" }).click();
+  const answered = await until(
+    async () => (await api.get(`/api/asks/${ask.id}`)).body,
+    (body) => body.status === "answered",
+    "answered",
+  );
+  assert.equal(answered.answer.option, "Whole tickets");
+  assert.equal(answered.answer.by, "you");
+  await page.getByText("Nothing to answer").waitFor();
+  await until(
+    () => page.title(),
+    (title) => title === "tack",
+    "the count left the title",
+  );
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("asks arrive and leave live, from every board; a free-text answer; the title counts on a board page", async () => {
+  const { page, context, errors } = await openPage(`${api.url}/boards/${product.boardId}`);
+  await page.locator(".card").first().waitFor();
+  assert.equal(await page.title(), "tack");
+  // Opened on another board than the one shown: the board's page counts it in its title.
+  const first = await openAsk(elsewhere.id, { question: "Tuesday or Thursday?" });
+  await until(
+    () => page.title(),
+    (title) => title === "(1) tack",
+    "counted on the board page",
+  );
+  await page.locator("body").press("a");
+  await page.waitForURL(/\/inbox$/);
+  const firstItem = page.locator(".ask").filter({ hasText: "Tuesday or Thursday?" });
+  await firstItem.getByText("Personal", { exact: true }).waitFor();
+
+  // A new ask appears while the inbox is open, after the older one.
+  const second = await openAsk(asked.id, {
+    question: "Rename the lane to Review?",
+    blocking: false,
+  });
+  const secondItem = page.locator(".ask").filter({ hasText: "Rename the lane to Review?" });
+  await secondItem.waitFor(LIVE);
+  assert.deepEqual(await page.locator(".ask .ask-question").allTextContents(), [
+    "Tuesday or Thursday?",
+    "Rename the lane to Review?",
+  ]);
+  assert.equal(await page.title(), "(2) tack");
+
+  // Withdrawn by its agent: it leaves.
+  assert.equal(
+    (await api.post(`/api/asks/${second.id}/withdraw`, { actor: "agent-7" })).status,
+    200,
+  );
+  await secondItem.waitFor({ state: "detached", ...LIVE });
+
+  // Answered elsewhere (another tab, the CLI): it leaves too.
+  const third = await openAsk(asked.id, { question: "Merge now?", options: ["Yes", "No"] });
+  const thirdItem = page.locator(".ask").filter({ hasText: "Merge now?" });
+  await thirdItem.waitFor(LIVE);
+  await api.post(`/api/asks/${third.id}/answer`, { by: "someone", option: "No" });
+  await thirdItem.waitFor({ state: "detached", ...LIVE });
+
+  // Answered here in words, under the name chosen for the person.
+  await page.getByRole("textbox", { name: "Answer as" }).fill("Dana");
+  await page.getByRole("textbox", { name: "Answer as" }).press("Tab");
+  await firstItem
+    .getByRole("textbox", { name: "Answer agent-7 in your own words" })
+    .fill("Thursday, after 3 pm");
+  await firstItem.getByRole("button", { name: "Send answer" }).click();
+  const answered = await until(
+    async () => (await api.get(`/api/asks/${first.id}`)).body,
+    (body) => body.status === "answered",
+    "answered in words",
+  );
+  assert.deepEqual(
+    { text: answered.answer.text, option: answered.answer.option, by: answered.answer.by },
+    { text: "Thursday, after 3 pm", option: null, by: "Dana" },
+  );
+  await page.getByText("Nothing to answer").waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("a card shows its open asks and checklist progress; the dialog lists asks with answers and ticks a box", async () => {
+  const ticket = (
+    await api.post(`/api/boards/${product.boardId}/tickets`, {
+      laneId: product.lanes[0]?.id,
+      title: "Release checklist",
+      bodyMarkdown: "Steps:\n\n- [x] tag the release\n- [ ] write the notes\n- [ ] announce it\n",
+    })
+  ).body as { id: number };
+  const answeredAsk = await openAsk(ticket.id, {
+    question: "Which version?",
+    options: ["0.9", "1.0"],
+  });
+  await api.post(`/api/asks/${answeredAsk.id}/answer`, { by: "Dana", option: "1.0" });
+  await openAsk(ticket.id, { question: "Announce on the blog too?" });
+
+  const { page, context, errors } = await openPage(`${api.url}/boards/${product.boardId}`);
+  const card = page.locator(`[data-ticket-id="${ticket.id}"]`);
+  await card.getByText("1/3").waitFor();
+  await card.getByText("? 1 question").waitFor();
+
+  await card.click();
+  const dialog = page.getByRole("dialog");
+  const questions = dialog.locator(".ticket-asks");
+  await questions.getByText("Which version?").waitFor();
+  await questions.getByText("Dana answered").waitFor();
+  await questions.locator(".ask-given").getByText("1.0").waitFor();
+  await questions.getByText("Announce on the blog too?").waitFor();
+
+  const boxes = dialog.getByRole("checkbox", { name: /Checklist item/ });
+  assert.equal(await boxes.count(), 3);
+  await dialog.getByRole("checkbox", { name: "Checklist item 2" }).check();
+  const after = await until(
+    async () => (await api.get(`/api/tickets/${ticket.id}`)).body,
+    (body) => body.checklist.done === 2,
+    "the box ticked",
+  );
+  assert.equal(
+    after.bodyMarkdown,
+    "Steps:\n\n- [x] tag the release\n- [x] write the notes\n- [ ] announce it\n",
+  );
+  await page.keyboard.press("Escape");
+  await card.getByText("2/3").waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("the dialog sets and clears a ticket's not-before moment", async () => {
+  const ticket = (
+    await api.post(`/api/boards/${product.boardId}/tickets`, {
+      laneId: product.lanes[0]?.id,
+      title: "Renew the certificate",
+    })
+  ).body as { id: number };
+  const { page, context, errors } = await openPage(`${api.url}/tickets/${ticket.id}`);
+  const field = page.getByLabel("Not before");
+  await field.fill("2031-03-04T09:30");
+  await field.press("Enter");
+  const set = await until(
+    async () => (await api.get(`/api/tickets/${ticket.id}`)).body.notBefore,
+    (value) => value !== null,
+    "not before set",
+  );
+  // The page's own time zone (the browser's, here the machine's): the same moment.
+  const expected = await page.evaluate(() => new Date("2031-03-04T09:30").getTime());
+  assert.equal(new Date(set).getTime(), expected);
+  await page.getByText(/Not ready for agents until/).waitFor();
+  const ready = (await api.get(`/api/boards/${product.boardId}/tickets?ready=true`)).body.tickets;
+  assert.ok(!ready.some((entry: { id: number }) => entry.id === ticket.id));
+
+  await page.getByRole("button", { name: "Clear" }).click();
+  await until(
+    async () => (await api.get(`/api/tickets/${ticket.id}`)).body.notBefore,
+    (value) => value === null,
+    "not before cleared",
+  );
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test("notifications are off until turned on in the inbox; then a new ask is notified while the tab is hidden", async () => {
+  const { page, context, errors } = await openPage(`${api.url}/inbox`, {
+    // A stand-in Notification that records what the page shows, and a tab that the test hides.
+    prepare: (context) =>
+      context.addInitScript(() => {
+        const state = { hidden: false, shown: [] as string[], asked: 0, permission: "default" };
+        (window as any).__test = state;
+        Object.defineProperty(document, "visibilityState", {
+          get: () => (state.hidden ? "hidden" : "visible"),
+        });
+        class Recorded {
+          onclick: (() => void) | null = null;
+          static get permission() {
+            return state.permission;
+          }
+          static async requestPermission() {
+            state.asked++;
+            state.permission = "granted";
+            return "granted";
+          }
+          constructor(title: string) {
+            state.shown.push(title);
+          }
+        }
+        (window as any).Notification = Recorded;
+      }),
+  });
+  const read = () =>
+    page.evaluate(() => (window as any).__test as { shown: string[]; asked: number });
+  await page.getByRole("button", { name: "Notify me of new questions" }).waitFor();
+  await page.evaluate(() => ((window as any).__test.hidden = true));
+  const open = (await api.get("/api/asks")).body.asks.length as number;
+  await openAsk(asked.id, { question: "Unnoticed while off?" });
+  await until(
+    () => page.title(),
+    (title) => title === `(${open + 1}) tack`,
+    "counted while hidden",
+  );
+  const off = await read();
+  assert.deepEqual([off.shown, off.asked], [[], 0]);
+
+  await page.evaluate(() => {
+    (window as any).__test.hidden = false;
+    document.dispatchEvent(new Event("visibilitychange"));
+  });
+  await page.getByRole("button", { name: "Notify me of new questions" }).click();
+  await page.getByRole("button", { name: /Notifying/ }).waitFor();
+  assert.equal((await read()).asked, 1);
+  await page.evaluate(() => ((window as any).__test.hidden = true));
+  await openAsk(asked.id, { question: "Noticed now?" });
+  const seen = await until(read, (state) => state.shown.length > 0, "notified");
+  assert.deepEqual(seen.shown, [`agent-7 asks (#${asked.id})`]);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
