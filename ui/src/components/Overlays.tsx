@@ -7,7 +7,7 @@ import { toast } from "../toasts";
 import type { BoardShell, Ticket } from "../types";
 import { Modal } from "./Modal";
 import { RemoteImport } from "./RemoteImport";
-import { Templates } from "./Templates";
+import { TemplatesLoader } from "./TemplatesLoader";
 import { TrashView } from "./TrashView";
 
 export function Overlays() {
@@ -46,7 +46,7 @@ export function Overlays() {
     case "trash":
       return <TrashView boardId={boardId.value} onClose={close} />;
     case "templates":
-      return <Templates fromTicketIds={current.fromTicketIds} onClose={close} />;
+      return <TemplatesLoader fromTicketIds={current.fromTicketIds} onClose={close} />;
   }
 }
 
