@@ -41,6 +41,7 @@ export function Sidebar() {
         >
           {collapsed ? "»" : "«"}
         </button>
+        {collapsed && <InboxLink compact />}
       </div>
       {!collapsed && (
         <div class="sidebar-body" id="sidebar-body">
@@ -88,10 +89,27 @@ export function Sidebar() {
   );
 }
 
-/** The inbox of open asks (`a`), with their count. */
-function InboxLink() {
+/** The inbox of open asks (`a`), with their count; `compact`: an icon in the folded sidebar. */
+function InboxLink(props: { compact?: boolean }) {
   const count = openAsks.value.length;
   const here = route.value.name === "inbox";
+  if (props.compact) {
+    return (
+      <a
+        class="icon-button inbox-icon"
+        href="/inbox"
+        aria-current={here ? "page" : undefined}
+        aria-label={count > 0 ? `Inbox, ${count} open` : "Inbox"}
+        title="Inbox (a)"
+        onClick={(event) => {
+          event.preventDefault();
+          navigate("/inbox");
+        }}
+      >
+        ✉{count > 0 && <span class="count-badge count-badge-dot">{count}</span>}
+      </a>
+    );
+  }
   return (
     <div class="sidebar-section sidebar-inbox">
       <a
