@@ -26,6 +26,7 @@ describe("pages", () => {
     `/boards/${board.board.id}/list`,
     `/boards/${board.board.id}/insights`,
     "/tickets/1",
+    "/inbox",
   ]) {
     test(`GET ${path} answers the app's index.html with its security headers`, async () => {
       const response = await api.get(path);

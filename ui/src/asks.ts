@@ -1,9 +1,9 @@
 import { effect, signal } from "@preact/signals";
 import { api, errorMessage, requestWithHeaders } from "./api";
-import type { Ask } from "./contract-types";
 import { recall, remember } from "./prefs";
 import { navigate } from "./router";
 import { streamMessages, tickets } from "./store";
+import type { Ask } from "./types";
 
 // The inbox: every open ask of every board (docs/api.md, "Asks"), kept live on every page for the
 // title's count, the sidebar and the /inbox view.

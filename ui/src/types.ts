@@ -1,4 +1,5 @@
 import type { Static } from "@sinclair/typebox";
+import type { Ask as AskSchema } from "../../src/http/schemas/asks.js";
 import type {
   Board as BoardSchema,
   BoardShell as BoardShellSchema,
@@ -53,3 +54,4 @@ export type Meta = Static<typeof ServiceMeta>;
 export type ImportPreview = Static<typeof RemoteIssueImportPreview>;
 export type TrashItem = Static<typeof TrashItemSchema>;
 export type SessionState = Static<typeof SessionStateSchema>;
+export type Ask = Static<typeof AskSchema>;

@@ -2,8 +2,8 @@ import { useSignal } from "@preact/signals";
 import type { ComponentChildren } from "preact";
 import { errorMessage } from "../api";
 import { answerAsk } from "../asks";
-import type { Ask } from "../contract-types";
 import { announce, toast } from "../toasts";
+import type { Ask } from "../types";
 import { formatDateTime, relativeTime } from "./bits";
 
 /**

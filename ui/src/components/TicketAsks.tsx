@@ -1,7 +1,7 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { api } from "../api";
-import type { Ask } from "../contract-types";
+import type { Ask } from "../types";
 import { AskItem } from "./AskItem";
 
 /**
