@@ -1,28 +1,6 @@
-// Shapes of docs/api.md's templates, checklists and "not before" while the server's schemas
+// Shapes of docs/api.md's checklists and "not before" while the server's schemas
 // for them are not yet in src/http/schemas: once they are, these move to types.ts as Static<>
 // aliases (test/ui/types.test.ts then flags any copy left here under a schema's name).
-
-export interface TemplateTicket {
-  key: string;
-  title: string;
-  bodyMarkdown: string;
-  laneName: string | null;
-  priority: number;
-  tagNames: string[];
-  parentKey: string | null;
-  blockerKeys: string[];
-}
-
-export interface Template {
-  id: number;
-  boardId: number;
-  name: string;
-  description: string;
-  variables: string[];
-  tickets: TemplateTicket[];
-  createdAt: string;
-  updatedAt: string;
-}
 
 /** The fields a ticket and its summary gain with checklists and "not before". */
 export interface TicketLoopFields {

@@ -1,7 +1,6 @@
 import { api } from "./api";
-import type { Template, TemplateTicket } from "./contract-types";
 import { lanes, putTickets } from "./store";
-import type { Ticket, TicketSummary } from "./types";
+import type { Template, TemplateTicket, Ticket, TicketSummary } from "./types";
 
 // A board's templates (docs/api.md, "Templates"): a named set of tickets, with `{{variables}}` in
 // titles and bodies, made in one step. The server validates everything (keys, lanes, parents,

@@ -13,6 +13,10 @@ import type {
   SessionState as SessionStateSchema,
 } from "../../src/http/schemas/service.js";
 import type {
+  Template as TemplateSchema,
+  TemplateTicket as TemplateTicketSchema,
+} from "../../src/http/schemas/templates.js";
+import type {
   ActivityLog,
   TicketEvent as TicketEventSchema,
 } from "../../src/http/schemas/ticket-records.js";
@@ -55,3 +59,5 @@ export type ImportPreview = Static<typeof RemoteIssueImportPreview>;
 export type TrashItem = Static<typeof TrashItemSchema>;
 export type SessionState = Static<typeof SessionStateSchema>;
 export type Ask = Static<typeof AskSchema>;
+export type Template = Static<typeof TemplateSchema>;
+export type TemplateTicket = Static<typeof TemplateTicketSchema>;

@@ -1,9 +1,9 @@
 import { useSignal } from "@preact/signals";
 import { errorMessage } from "../api";
-import type { Template, TemplateTicket } from "../contract-types";
 import { PRIORITIES } from "../priorities";
 import { lanes } from "../store";
 import { emptyTicket, saveTemplate, type TemplateDraft, variablesOf } from "../templates";
+import type { Template, TemplateTicket } from "../types";
 
 const list = (text: string) =>
   text

@@ -1,7 +1,6 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { errorMessage } from "../api";
-import type { Template } from "../contract-types";
 import { boardId, lanes } from "../store";
 import {
   deleteTemplate,
@@ -12,6 +11,7 @@ import {
   type TemplateDraft,
 } from "../templates";
 import { announce, toast } from "../toasts";
+import type { Template } from "../types";
 import { Modal } from "./Modal";
 import { TemplateForm } from "./TemplateForm";
 
