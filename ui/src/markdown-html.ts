@@ -16,3 +16,38 @@ export function labelTaskCheckboxes(html: string, tickable = false): string {
     return `<input${attributes} aria-label="${/\bchecked\b/.test(attributes) ? "done" : "to do"}" />`;
   });
 }
+
+/**
+ * A click in rendered Markdown. A link within the body (`[jump](#hello-world)`) leads to its
+ * heading: the server writes a heading's anchor as `id="user-content-<slug>"` (docs/api.md,
+ * "Markdown rendering"), and `#slug` is looked up as `user-content-slug`, as GitHub's page does,
+ * first in the body or comment that was clicked, then in any rendered Markdown of the dialog. The
+ * heading scrolls into view and takes the focus (screen readers read where the link led); the
+ * page's URL stays as it is. Any other link is left to the browser, which opens it in a new tab.
+ */
+export function followInPageLink(event: MouseEvent): void {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) {
+    return;
+  }
+  const link = (event.target as Element | null)?.closest?.("a");
+  const href = link?.getAttribute("href");
+  if (!href?.startsWith("#")) return;
+  event.preventDefault();
+  let fragment = href.slice(1);
+  try {
+    fragment = decodeURIComponent(fragment);
+  } catch {
+    // A stray `%` in the fragment: look it up as written.
+  }
+  const id = fragment.startsWith("user-content-") ? fragment : `user-content-${fragment}`;
+  const container = event.currentTarget as HTMLElement;
+  const selector = `#${CSS.escape(id)}`;
+  const scope = container.closest("dialog, .ticket-dialog") ?? document;
+  const heading =
+    container.querySelector<HTMLElement>(selector) ??
+    scope.querySelector<HTMLElement>(`.markdown ${selector}`);
+  if (!heading) return;
+  heading.scrollIntoView({ block: "start" });
+  if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+  heading.focus({ preventScroll: true });
+}

@@ -1,7 +1,7 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { api, errorMessage } from "../api";
-import { labelTaskCheckboxes } from "../markdown-html";
+import { followInPageLink, labelTaskCheckboxes } from "../markdown-html";
 import { remoteChange } from "../store";
 import { toast } from "../toasts";
 import type { ActivityEntry, Comment, Ticket, TicketEvent } from "../types";
@@ -186,6 +186,7 @@ export function TicketActivity(props: { ticket: Ticket; onChanged: () => void })
               ) : (
                 <div
                   class="markdown"
+                  onClick={followInPageLink}
                   dangerouslySetInnerHTML={{ __html: labelTaskCheckboxes(comment.bodyHtml) }}
                 />
               )}

@@ -5,7 +5,7 @@ import { overlay } from "../board-state";
 import { boxesAreChecklist, tickChecklist } from "../checklist";
 import { diffLines } from "../diff";
 import { handleEditorKey } from "../editor-keys";
-import { labelTaskCheckboxes } from "../markdown-html";
+import { followInPageLink, labelTaskCheckboxes } from "../markdown-html";
 import { renderMarkdown } from "../markdown-preview";
 import { closeTicket, consumeEditTitle } from "../navigation";
 import { recall, remember } from "../prefs";
@@ -315,6 +315,7 @@ export function TicketDialog(props: { ticketId: number }) {
               {tab.value === "remote" && current.remote ? (
                 <div
                   class="markdown"
+                  onClick={followInPageLink}
                   dangerouslySetInnerHTML={{ __html: labelTaskCheckboxes(current.remote.bodyHtml) }}
                 />
               ) : tab.value === "diff" && current.remote ? (
@@ -381,6 +382,7 @@ export function TicketDialog(props: { ticketId: number }) {
                     <div
                       class="markdown body-preview"
                       title="Double-click to edit"
+                      onClick={followInPageLink}
                       onDblClick={() => (mode.value = "write")}
                       onChange={(event) => {
                         if (tickable && !dirty) void tick(event);
