@@ -101,7 +101,7 @@ export function Inbox() {
                         <span class="card-ref">{ticket?.shortRef ?? `#${ask.ticketId}`}</span>{" "}
                         {ticket?.title ?? ""}
                       </a>
-                      <span class="muted small ask-board">
+                      <span class="badge ask-board" title="Board">
                         {boardNames.get(ask.boardId) ?? `Board ${ask.boardId}`}
                       </span>
                     </div>
