@@ -572,4 +572,46 @@ describe("waiting for an answer (?wait=)", () => {
     assert.equal((await answerAsk(created.id, { by: "dev", text: "later" })).status, 200);
     assert.equal(asks.waiting(), 0);
   });
+
+  test("If-None-Match with the open ask's tag: 304 when the time passes unchanged", async () => {
+    const { id } = await ticket();
+    const created = await ask(id);
+    const tag = (await api.get(`/api/asks/${created.id}`)).headers.get("etag") as string;
+    const unchanged = await api.request("GET", `/api/asks/${created.id}?wait=1`, undefined, {
+      "if-none-match": tag,
+    });
+    assert.equal(unchanged.status, 304);
+    assert.equal(unchanged.headers.get("etag"), tag);
+    const waiting = api.request("GET", `/api/asks/${created.id}?wait=60`, undefined, {
+      "if-none-match": tag,
+    });
+    await eventually(() => asks.waiting(created.id) === 1, "one caller waiting");
+    await answerAsk(created.id, { by: "dev", text: "changed" });
+    const changed = await waiting;
+    assert.equal(changed.status, 200);
+    assert.equal(changed.body.status, "answered");
+  });
+
+  // Without the answer at close, close() would wait for the caller's 60 s: the test's timeout
+  // (half of that, however slow the machine) is what fails then.
+  test("closing the server answers every waiting caller with its ask as it is", {
+    timeout: 30_000,
+  }, async () => {
+    const other = await startTestServer();
+    const board = await boardWithLanes(other, "Closing");
+    const owned = await newTicket(other, board.boardId, board.laneIds[0], "t");
+    const created = await other.post(`/api/tickets/${owned.id}/asks`, {
+      actor: "agent-1",
+      question: "Still there?",
+    });
+    const waiting = other.get(`/api/asks/${created.body.id}?wait=60`);
+    await eventually(
+      () => other.server.services.asks.waiting(created.body.id) === 1,
+      "one caller waiting",
+    );
+    await other.close();
+    const response = await waiting;
+    assert.equal(response.status, 200);
+    assert.equal(response.body.status, "open");
+  });
 });
