@@ -63,3 +63,5 @@ export const MAX_STREAMS = 512;
 /** Board import: tickets per document, and comments per ticket (far above real boards). */
 export const MAX_IMPORT_TICKETS = 100_000;
 export const MAX_IMPORT_COMMENTS_PER_TICKET = 10_000;
+/** Board import: templates per document (each holds at most 200 tickets). */
+export const MAX_IMPORT_TEMPLATES = 10_000;

@@ -20,6 +20,7 @@ const TABLE_ORDER = [
   "boards",
   "lanes",
   "tags",
+  "templates",
   "tickets",
   "ticket_texts",
   "comments",
@@ -288,7 +289,7 @@ export function trashStore(db: Db) {
       };
     },
 
-    /** A board with its lanes, tags, tickets (and all they hold) and its activity. */
+    /** A board with its lanes, tags, templates, tickets (and all they hold) and its activity. */
     captureBoard(id: number): BoardSnapshot | undefined {
       const board = rowsOf("boards", "id = @id", id);
       if (board.length === 0) return undefined;
@@ -297,6 +298,7 @@ export function trashStore(db: Db) {
         boards: board,
         lanes: rowsOf("lanes", "board_id = @id", id),
         tags: rowsOf("tags", "board_id = @id", id),
+        templates: rowsOf("templates", "board_id = @id", id),
         tickets: rowsOf("tickets", "board_id = @id", id),
         ticket_texts: rowsOf("ticket_texts", inBoard, id),
         comments: rowsOf("comments", inBoard, id),

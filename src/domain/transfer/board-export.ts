@@ -2,6 +2,7 @@ import type { Stores } from "../../storage/index.js";
 import { type ExportedAsk, exportedAsk } from "../asks/ask-transfer.js";
 import type { BoardService } from "../boards/boards.js";
 import type { Board, Lane, Tag, TicketEvent, TicketExternalReference } from "../model.js";
+import { type Template, toTemplate } from "../templates/templates.js";
 
 export const EXPORT_FORMAT = "tack.board";
 export const EXPORT_VERSION = 1;
@@ -61,7 +62,11 @@ export interface BoardExportDocument {
   lanes: Lane[];
   tags: Tag[];
   tickets: ExportedTicket[];
+  /** The board's templates by name (ignoring case), without their ids or board. */
+  templates: ExportedTemplate[];
 }
+
+export type ExportedTemplate = Omit<Template, "id" | "boardId">;
 
 /**
  * `GET /api/boards/{id}/export`: the whole board as one document, archived tickets included, in
@@ -79,6 +84,7 @@ export function boardExporter(
     | "externalReferences"
     | "ticketEvents"
     | "asks"
+    | "templates"
   >,
   boards: Pick<BoardService, "require">,
 ) {
@@ -144,6 +150,10 @@ export function boardExporter(
         lanes: stores.lanes.listByBoard(boardId),
         tags: stores.tags.listByBoard(boardId),
         tickets,
+        templates: stores.templates.listByBoard(boardId).map((row): ExportedTemplate => {
+          const { id: _id, boardId: _boardId, ...template } = toTemplate(row);
+          return template;
+        }),
       };
     },
   };

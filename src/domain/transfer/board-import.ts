@@ -25,6 +25,7 @@ import type { BoardShell, Ticket } from "../model.js";
 import { cleanName, nameKey, TITLE_MAX } from "../names.js";
 import type { SearchIndexer } from "../search-indexer.js";
 import { ticketSearchText } from "../search-text.js";
+import { type ImportTemplate, planTemplates } from "../templates/template-import.js";
 import type { Transact } from "../transaction.js";
 import { importedTickets, type MadeOnRead } from "./import-detail.js";
 import type { ImportPlan, PlannedReason, PlannedTicket, WrittenBoard } from "./import-plan.js";
@@ -79,6 +80,7 @@ export interface ImportDocument {
   lanes: Array<{ id: number; name: string; wipLimit?: unknown }>;
   tags?: ImportTag[];
   tickets?: ImportTicket[];
+  templates?: ImportTemplate[];
 }
 
 /** The import's answer: the new board, its tickets made as the answer is written. */
@@ -92,7 +94,7 @@ export interface ImportedBoard extends BoardShell {
  * and event order, tag reasons, references and events are kept (docs/export-format.md).
  */
 export function boardImporter(
-  stores: Pick<Stores, "boards" | "lanes" | "tags" | "boardImport" | "asks">,
+  stores: Pick<Stores, "boards" | "lanes" | "tags" | "boardImport" | "asks" | "templates">,
   deps: {
     boards: Pick<BoardService, "shell">;
     activity: ActivityRecorder;
@@ -282,8 +284,10 @@ export function planImport(document: ImportDocument, at: string): ImportPlan {
     }
   }
   assertNoBlockerCycle(tickets);
+  const laneNames = new Set(lanes.map((lane) => lane.name));
+  const templates = planTemplates(document.templates ?? [], laneNames, at);
 
-  return { boardName, lanes, tags, tickets };
+  return { boardName, lanes, tags, tickets, templates };
 }
 
 /** Fills in the HTML of every ticket and comment body of a checked plan. */
@@ -490,6 +494,7 @@ function write(
       ticket.asks.map((ask) => ({ ...ask, ticketId: ids[ticket.index] as number })),
     ),
   );
+  for (const template of plan.templates) stores.templates.insert(boardId, template);
   activity.recordAll(
     plan.tickets.map((ticket) => ({
       boardId,

@@ -2,6 +2,7 @@
 // plan (board-import.ts builds it, import-detail.ts answers from it) and the ids the write gave.
 // Its own module, so that the two read the same types without importing each other.
 import type { ImportedTicketRow } from "../../storage/board-export.js";
+import type { TemplateWrite } from "../../storage/templates.js";
 import type { cleanExternalReference } from "../annotations/external-references.js";
 import type { cleanTicketEvent } from "../annotations/ticket-events.js";
 import type { PlannedAsk } from "../asks/ask-transfer.js";
@@ -52,6 +53,7 @@ export interface ImportPlan {
   lanes: Array<{ name: string; wipLimit: number | null }>;
   tags: Array<{ name: string; color: string }>;
   tickets: PlannedTicket[];
+  templates: TemplateWrite[];
 }
 
 /** The ids a board import gave what it wrote, by index into the plan's arrays. */

@@ -1,10 +1,15 @@
 import { Type } from "@sinclair/typebox";
 import { BODY_MAX } from "../../domain/names.js";
-import { MAX_IMPORT_COMMENTS_PER_TICKET, MAX_IMPORT_TICKETS } from "../request-limits.js";
+import {
+  MAX_IMPORT_COMMENTS_PER_TICKET,
+  MAX_IMPORT_TEMPLATES,
+  MAX_IMPORT_TICKETS,
+} from "../request-limits.js";
 import { ExportedAsk, ImportedAsk } from "./asks.js";
 import { BoardRef, LaneRef, TagColor, TagRef } from "./boards.js";
 import { FreeObject, FreeObjectInput, Id, Nullable, Timestamp } from "./common.js";
 import { ReferenceKind } from "./external-references.js";
+import { ExportedTemplate, ImportedTemplate } from "./templates.js";
 import { TicketEventRef } from "./ticket-records.js";
 import { Priority, TicketExternalReference } from "./tickets.js";
 
@@ -65,6 +70,9 @@ export const BoardExport = Type.Object(
     tags: Type.Array(TagRef),
     tickets: Type.Array(ExportedTicket, {
       description: "Board order; archived tickets included; remote tracking omitted.",
+    }),
+    templates: Type.Array(ExportedTemplate, {
+      description: "The board's templates by name (ignoring case), without ids.",
     }),
   },
   { $id: "BoardExport" },
@@ -183,6 +191,12 @@ export const BoardImport = Type.Object(
       ),
     ),
     tickets: Type.Optional(Type.Array(ImportedTicket, { maxItems: MAX_IMPORT_TICKETS })),
+    templates: Type.Optional(
+      Type.Array(ImportedTemplate, {
+        maxItems: MAX_IMPORT_TEMPLATES,
+        description: "Absent: the board has no templates. laneName names a lane of `lanes`.",
+      }),
+    ),
   },
   {
     $id: "BoardImport",
