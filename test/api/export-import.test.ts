@@ -125,6 +125,27 @@ async function richBoard() {
     api.post(`/api/tickets/${blocked.id}/events`, { source: "ci", kind: "build", title: "Green" }),
     201,
   );
+  for (const name of ["release", "Bug triage"]) {
+    await ok(
+      api.post(`/api/boards/${board.boardId}/templates`, {
+        name,
+        description: "How we **{{do}}** it",
+        tickets: [
+          { key: "check", title: "Check {{version}}", tagNames: ["Bug", "new tag"] },
+          {
+            key: "ship",
+            title: "Ship",
+            bodyMarkdown: "Body of {{version}}",
+            laneName: "done",
+            priority: 4,
+            parentKey: "check",
+            blockerKeys: ["check"],
+          },
+        ],
+      }),
+      201,
+    );
+  }
   return board.boardId;
 }
 
@@ -145,6 +166,8 @@ function canonical(document: any) {
     board: { name: document.board.name },
     lanes: document.lanes.map((lane: any) => ({ name: lane.name, position: lane.position })),
     tags: document.tags.map((tag: any) => ({ name: tag.name, color: tag.color })),
+    // Templates carry no ids: they compare as they are, times included.
+    templates: document.templates,
     tickets: document.tickets.map((ticket: any) => {
       const commentIndex = new Map(
         ticket.comments.map((comment: any, index: number) => [comment.id, index]),
@@ -249,6 +272,24 @@ describe("export", () => {
     assert.equal(parent.tagReasons.length, 2, "one entry per attached tag");
     assert.equal(document.tickets[5].isArchived, true);
     assert.ok(!("remote" in parent), "remote tracking is omitted");
+    // The board's templates by name ignoring case, as GET lists them, without ids.
+    const listed = await ok(api.get(`/api/boards/${boardId}/templates`));
+    assert.deepEqual(
+      document.templates,
+      listed.templates.map(({ id: _id, boardId: _board, ...template }: any) => template),
+    );
+    assert.deepEqual(
+      document.templates.map((template: any) => template.name),
+      ["Bug triage", "release"],
+    );
+    assert.deepEqual(Object.keys(document.templates[0]).sort(), [
+      "createdAt",
+      "description",
+      "name",
+      "tickets",
+      "updatedAt",
+      "variables",
+    ]);
   });
 
   test("holds exactly the fields its schema lists, with the schema's types", async () => {
@@ -445,6 +486,61 @@ describe("import", () => {
     assert.deepEqual(b.relatedIds, [d.id], "related links are symmetric");
     // New ids follow the order of the document's ids.
     assert.ok(a.id < d.id && d.id < b.id && b.id < c.id);
+    // A document without templates makes a board without templates.
+    assert.deepEqual(await ok(api.get(`/api/boards/${imported.board.id}/templates`)), {
+      templates: [],
+    });
+  });
+
+  test("templates of a document written by hand: defaults filled, times given or now, usable", async () => {
+    const imported = await ok(
+      api.post("/api/boards/import", {
+        board: { name: "Templated" },
+        lanes: [
+          { id: 1, name: "todo" },
+          { id: 2, name: "done" },
+        ],
+        templates: [
+          {
+            name: " Weekly ",
+            tickets: [{ key: "a", title: " Report {{week}} ", laneName: "done" }],
+            createdAt: "2024-01-02T03:04:05.000Z",
+          },
+          { name: "bare", description: "d", tickets: [{ key: "x", title: "X" }] },
+        ],
+      }),
+      201,
+    );
+    const { templates } = await ok(api.get(`/api/boards/${imported.board.id}/templates`));
+    assert.deepEqual(
+      templates.map((template: any) => [template.name, template.description, template.variables]),
+      [
+        ["bare", "d", []],
+        ["Weekly", "", ["week"]],
+      ],
+    );
+    const weekly = templates[1];
+    assert.equal(weekly.createdAt, "2024-01-02T03:04:05.000Z");
+    assert.equal(weekly.updatedAt, weekly.createdAt, "updatedAt defaults to createdAt");
+    assert.ok(templates[0].createdAt > "2025", "a template without times gets the import's");
+    assert.deepEqual(weekly.tickets, [
+      {
+        key: "a",
+        title: "Report {{week}}",
+        bodyMarkdown: "",
+        laneName: "done",
+        priority: 2,
+        tagNames: [],
+        parentKey: null,
+        blockerKeys: [],
+      },
+    ]);
+    const made = await ok(
+      api.post(`/api/templates/${weekly.id}/instantiate`, { values: { week: "12" } }),
+      201,
+    );
+    assert.equal(made.tickets[0].title, "Report 12");
+    assert.equal(made.tickets[0].laneId, imported.lanes[1].id);
   });
 
   test("keeps the order of comments and events, including ones with equal timestamps", async () => {
@@ -810,6 +906,64 @@ describe("import refuses any violation, naming the element, and creates nothing"
       "lanes[0].name must not be empty",
     ],
     ["missing board", { lanes }, "board is required"],
+    [
+      "a template lane the document lacks",
+      valid([], {
+        templates: [{ name: "t", tickets: [{ key: "a", title: "a", laneName: "done" }] }],
+      }),
+      'templates[0].tickets[0].laneName "done" is not a lane of this board',
+    ],
+    [
+      "a template name repeated ignoring case",
+      valid([], {
+        templates: [
+          { name: "Release", tickets: [{ key: "a", title: "a" }] },
+          { name: " release", tickets: [{ key: "a", title: "a" }] },
+        ],
+      }),
+      "templates[1].name repeats the name of templates[0]",
+    ],
+    [
+      "a template whose blockers form a cycle",
+      valid([{ id: 1, laneId: 1, title: "fine" }], {
+        templates: [
+          {
+            name: "t",
+            tickets: [
+              { key: "a", title: "a", blockerKeys: ["b"] },
+              { key: "b", title: "b", blockerKeys: ["a"] },
+            ],
+          },
+        ],
+      }),
+      "templates[0].tickets[1].blockerKeys[0]: blocker would create a cycle",
+    ],
+    [
+      "a template with nested parents",
+      valid([], {
+        templates: [
+          {
+            name: "t",
+            tickets: [
+              { key: "a", title: "a" },
+              { key: "b", title: "b", parentKey: "a" },
+              { key: "c", title: "c", parentKey: "b" },
+            ],
+          },
+        ],
+      }),
+      "templates[0].tickets[2].parentKey names a ticket that has a parent; parents cannot be nested",
+    ],
+    [
+      "a template without tickets",
+      valid([], { templates: [{ name: "t", tickets: [] }] }),
+      "templates[0].tickets must not be empty",
+    ],
+    [
+      "a template with a blank name",
+      valid([], { templates: [{ name: " ", tickets: [{ key: "a", title: "a" }] }] }),
+      "templates[0].name must not be empty",
+    ],
   ];
   for (const [name, document, message] of cases) {
     test(name, async () => {

@@ -646,6 +646,37 @@ describe("POST /api/templates/{id}/instantiate", () => {
     assert.equal(stream.messages[0]?.data.event, "board_updated");
   });
 
+  test("creating, changing and deleting a template each send one board_updated", async () => {
+    const fixture = await board();
+    const stream = await SseClient.open(`${api.url}/api/boards/${fixture.boardId}/events`);
+    streams.push(stream);
+    const created = await ok(createTemplate(fixture.boardId, release), 201);
+    await stream.waitForMessages(1);
+    await ok(api.patch(`/api/templates/${created.id}`, { name: "Renamed" }));
+    await stream.waitForMessages(2);
+    assert.equal((await api.delete(`/api/templates/${created.id}`)).status, 204);
+    await stream.waitForMessages(3);
+    await sleep(80);
+    assert.deepEqual(
+      stream.messages.map((message) => message.data.event),
+      ["board_updated", "board_updated", "board_updated"],
+    );
+  });
+
+  test("a board without lanes: tickets without laneName have nowhere to go (400)", async () => {
+    const fixture = await board(["only"]);
+    const template = await ok(
+      createTemplate(fixture.boardId, { name: "T", tickets: [{ key: "a", title: "A" }] }),
+      201,
+    );
+    assert.equal((await api.delete(`/api/lanes/${fixture.lane("only")}`)).status, 204);
+    assertError(
+      await api.post(`/api/templates/${template.id}/instantiate`, {}),
+      400,
+      "the board has no lane to put tickets in",
+    );
+  });
+
   const refusals: Array<[string, (fixture: BoardFixture) => unknown, string | RegExp]> = [
     [
       "a variable without a value",

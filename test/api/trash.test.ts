@@ -305,9 +305,15 @@ describe("comments, tags, lanes and boards", () => {
     assert.deepEqual((await api.get(`/api/boards/${board.boardId}`)).body.lanes, lanes);
   });
 
-  test("a board comes back whole: shell, tickets, details, export, activity, position", async () => {
+  test("a board comes back whole: shell, tickets, details, export, templates, activity, position", async () => {
     const f = await ticketWithEverything(api, "whole");
     const boardId = f.board.boardId;
+    const template = await api.post(`/api/boards/${boardId}/templates`, {
+      name: "Kept",
+      tickets: [{ key: "a", title: "A {{x}}" }],
+    });
+    assert.equal(template.status, 201, template.text);
+    const templates = (await api.get(`/api/boards/${boardId}/templates`)).body;
     const boardsBefore = (await api.get("/api/boards")).body.boards;
     const shell = (await api.get(`/api/boards/${boardId}`)).body;
     const exported = (await api.get(`/api/boards/${boardId}/export`)).body;
@@ -315,6 +321,7 @@ describe("comments, tags, lanes and boards", () => {
     const details = await Promise.all(ticketIds.map((id) => everythingAbout(api, id)));
     await deleted(`/api/boards/${boardId}`);
     for (const id of ticketIds) assertError(await api.get(`/api/tickets/${id}`), 404);
+    assertError(await api.get(`/api/templates/${template.body.id}`), 404);
     assert.ok(!idsOf((await api.get("/api/boards")).body.boards).includes(boardId));
     const entry = await entryOf("board", boardId);
     assert.equal(entry.boardId, boardId);
@@ -325,6 +332,9 @@ describe("comments, tags, lanes and boards", () => {
     assert.deepEqual((await api.get("/api/boards")).body.boards, boardsBefore);
     assert.deepEqual((await api.get(`/api/boards/${boardId}`)).body, shell);
     assert.deepEqual((await api.get(`/api/boards/${boardId}/export`)).body, exported);
+    // Its templates come back too, same ids.
+    assert.deepEqual((await api.get(`/api/boards/${boardId}/templates`)).body, templates);
+    assert.deepEqual((await api.get(`/api/templates/${template.body.id}`)).body, template.body);
     const now = await Promise.all(ticketIds.map((id) => everythingAbout(api, id)));
     now.forEach((n, index) => {
       const w = details[index] as any;
