@@ -1,8 +1,8 @@
 /**
- * `npm run build && node --import tsx bench/ask-waiters.ts [callers] [seconds]`: what callers
- * waiting on asks (`GET /api/asks/{id}?wait=60`, docs/api.md "Asks") cost the server, a child
- * process started as users start it. Default 200 callers, each on its own connection and its
- * own ask, and 10-second windows.
+ * `npm run build && node --import tsx bench/ask-waiters.ts [callers] [seconds] [one]`: what
+ * callers waiting on asks (`GET /api/asks/{id}?wait=60`, docs/api.md "Asks") cost the server, a
+ * child process started as users start it. Default 200 callers, each on its own connection and
+ * its own ask, and 10-second windows; with `one`, every caller waits on the same ask.
  *
  * 1. Idle: the server's CPU time and RSS over one window with nobody waiting.
  * 2. Waiting: the callers send their GETs; once every one has been sent (and a second more), the
@@ -16,6 +16,7 @@ import { Client, cpuMs, printTable, readMemory, startTack } from "./lib.js";
 
 const callers = Number(process.argv[2] ?? 200);
 const windowSeconds = Number(process.argv[3] ?? 10);
+const oneAsk = process.argv[4] === "one";
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const tack = await startTack();
@@ -46,7 +47,7 @@ try {
     201,
   );
   const askIds: number[] = [];
-  for (let index = 0; index < callers; index++) {
+  for (let index = 0; index < (oneAsk ? 1 : callers); index++) {
     const ask = await writer.ok(
       {
         method: "POST",
@@ -63,7 +64,8 @@ try {
 
   const idle = await window(windowSeconds);
 
-  const answers = askIds.map((askId) =>
+  const waitedOn = oneAsk ? Array.from({ length: callers }, () => askIds[0] as number) : askIds;
+  const answers = waitedOn.map((askId) =>
     waiting.send({ path: `/api/asks/${askId}?wait=60` }).then((result) => {
       if (result.status !== 200 || result.body.status !== "answered") {
         throw new Error(`ask ${askId}: ${result.status} ${JSON.stringify(result.body)}`);
@@ -91,7 +93,8 @@ try {
   await sleep(500);
   const wakeCpu = (cpuMs(tack.pid) ?? Number.NaN) - wakeCpuBefore;
 
-  console.log(`${callers} callers waiting with ?wait=60, one ask each; ${windowSeconds} s windows`);
+  const layout = oneAsk ? "all on one ask" : "one ask each";
+  console.log(`${callers} callers waiting with ?wait=60, ${layout}; ${windowSeconds} s windows`);
   printTable(
     ["phase", "server CPU (ms)", "CPU per second (ms)", "RSS at end (MiB)"],
     [
@@ -110,9 +113,9 @@ try {
     ],
   );
   console.log(
-    `answering all ${callers} asks (4 connections) until the last waiter had its answer: ` +
+    `answering ${askIds.length} ask(s) (4 connections) until the last waiter had its answer: ` +
       `${wakeMs.toFixed(0)} ms, server CPU ${wakeCpu.toFixed(0)} ms ` +
-      `(${(wakeCpu / callers).toFixed(2)} ms per answer and its waiter)`,
+      `(${(wakeCpu / callers).toFixed(2)} ms per waiter)`,
   );
   console.log(`RSS difference waiting vs idle: ${(held.rssMiB - idle.rssMiB).toFixed(1)} MiB`);
 } finally {
