@@ -1,6 +1,10 @@
 import type { Worker } from "node:worker_threads";
 import { siblingModule, startModuleWorker } from "../worker-threads.js";
-import type { CheckpointReport, CheckpointRequest } from "./checkpoint-worker.js";
+import type {
+  CheckpointReport,
+  CheckpointRequest,
+  CheckpointWorkerData,
+} from "./checkpoint-worker.js";
 import type { Db } from "./database.js";
 
 /** Wait after a commit before checkpointing, so a burst of commits shares one checkpoint. */
@@ -9,19 +13,40 @@ const DELAY_MS = 1000;
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 /**
  * While the thread checkpoints, the server's connection still does once the log reaches this
- * many pages (~400 MiB), as a bound. The log restarts from its beginning only at a write that
- * finds it wholly copied, and under writes without a pause the thread's checkpoint always ends
- * behind the newest commit; the connection's own checkpoint, run between two of its writes,
- * catches up (little is left to copy by then) and lets the log restart. A 20,000-ticket import
- * writes ~50,000 pages, well below.
+ * many pages (~400 MiB), as a last bound. A 20,000-ticket import writes ~50,000 pages in one
+ * commit, well below: a lower bound would copy such a log on the request's thread.
  */
 export const BOUND_AUTOCHECKPOINT_PAGES = 100_000;
+/**
+ * The log restarts from its beginning only at a write that finds it wholly copied. The thread's
+ * catch-up passes (checkpoint-worker.ts) nearly always end so; under writes without a pause they
+ * can end behind the newest commit time after time. When they did and the log holds this many
+ * pages (8 MiB at 4 KiB), the server's connection copies the few pages left itself, between two
+ * requests (no commit can come in between), so the next write restarts the log.
+ */
+export const CATCH_UP_ON_CONNECTION_PAGES = 2048;
+/**
+ * The log's file is cut back to this size when it restarts (`journal_size_limit`): a log that
+ * grew in one large commit (an import) does not keep its size under the writes that follow.
+ * Under steady writes the log restarts below it, so the file is reused, not cut and regrown.
+ */
+export const LOG_SIZE_LIMIT_BYTES = 32 * 1024 * 1024;
+/** Once writes pause, a log file larger than this is emptied (docs/operations.md, "Disk space"). */
+export const SETTLED_LOG_BYTES = 16 * 1024 * 1024;
 
 export interface WalCheckpoints {
   /** After each commit: a checkpoint will follow shortly (one for a burst of commits). */
   committed(): void;
   /** Stops the thread; call before closing the database. */
   stop(): Promise<void>;
+}
+
+/**
+ * A full disk (SQLITE_FULL, or an I/O error while the file grows) fails a checkpoint until space
+ * is freed: the thread keeps going, and the next commit asks again.
+ */
+function isDiskFull(code: string | undefined): boolean {
+  return code === "SQLITE_FULL" || (code?.startsWith("SQLITE_IOERR") ?? false);
 }
 
 /**
@@ -41,28 +66,51 @@ export function walCheckpointsOffThread(
 ): WalCheckpoints {
   if (file === ":memory:") return { committed() {}, stop: async () => {} };
   db.pragma(`wal_autocheckpoint = ${boundPages}`);
+  db.pragma(`journal_size_limit = ${LOG_SIZE_LIMIT_BYTES}`);
   let worker: Worker | undefined;
   let exited: Promise<void> | undefined;
   let running = false;
   let wanted = false;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  /** A settle was sent since the last commit. */
+  let settling = false;
 
   function fallBack(): void {
     stopped = true;
     if (db.open) db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
   }
 
+  function catchUp(): void {
+    try {
+      if (db.open && !db.inTransaction) db.pragma("wal_checkpoint(PASSIVE)");
+    } catch {
+      // A full disk: the next checkpoint tries again.
+    }
+  }
+
   function start(): Worker {
     const thread = startModuleWorker(siblingModule(import.meta.url, "checkpoint-worker"), {
-      workerData: file,
+      workerData: { file, settledLogBytes: SETTLED_LOG_BYTES } satisfies CheckpointWorkerData,
     });
     thread.unref();
     exited = new Promise((resolve) => thread.once("exit", () => resolve()));
     thread.on("message", (report: CheckpointReport) => {
       running = false;
-      if ("failed" in report) fallBack();
-      else if (wanted) schedule();
+      if ("failed" in report) {
+        if (!isDiskFull(report.code)) fallBack();
+        else if (wanted) schedule();
+        return;
+      }
+      if (report.behindPages > 0 && report.logPages >= CATCH_UP_ON_CONNECTION_PAGES) catchUp();
+      if (wanted) schedule();
+      else if (!settling) {
+        // No commit since this checkpoint was asked for, a second or more ago: the burst is
+        // over. One settle per pause (the next commit allows another).
+        settling = true;
+        running = true;
+        thread.postMessage("settle" satisfies CheckpointRequest);
+      }
     });
     thread.on("error", fallBack);
     return thread;
@@ -83,6 +131,7 @@ export function walCheckpointsOffThread(
   return {
     committed() {
       if (stopped) return;
+      settling = false;
       if (running || timer) wanted = true;
       else schedule();
     },
