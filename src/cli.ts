@@ -85,7 +85,13 @@ const serve = program
       .env("TACK_TRASH_DAYS")
       .default("30"),
   )
-  .action(async (flags: ServeFlags & BackupFlags) => {
+  .addOption(
+    new Option(
+      "--skip-check",
+      "start without checking the database file for damage first (docs/operations.md)",
+    ),
+  )
+  .action(async (flags: ServeFlags & BackupFlags & { skipCheck?: boolean }) => {
     try {
       const { config, warnings } = resolveServeConfig({
         ...flags,
@@ -98,7 +104,15 @@ const serve = program
       const backupSchedule = resolveBackupSchedule(flags);
       // Loaded here so `tack --help` does not pay for the whole server.
       const { startServer } = await import("./server.js");
-      const server = await startServer(config, process.env, { releaseStartupMemory: true });
+      const server = await startServer(
+        {
+          ...config,
+          skipCheck: flags.skipCheck === true,
+          backupDir: backupSchedule?.dir ?? flags.backupDir,
+        },
+        process.env,
+        { releaseStartupMemory: true },
+      );
       const { startRollingBackups } = await import("./backup/rolling-backups.js");
       const backups = backupSchedule && startRollingBackups(backupSchedule, config.dbFile);
       const shutdown = async () => {
@@ -117,7 +131,8 @@ const serve = program
     }
   });
 
-// Backups (src/backup/): the rolling-backup options of serve, `tack backup` and `tack restore`.
+// Backups (src/backup/): the rolling-backup options of serve, `tack backup`, `tack restore` and
+// `tack doctor`.
 addBackupScheduleOptions(serve);
 for (const command of backupCommands()) program.addCommand(command);
 // Access tokens for remote access (src/cli/tokens.ts): they act on the database file, like backup.

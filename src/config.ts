@@ -16,6 +16,10 @@ export interface ServeConfig {
   tls?: { certFile: string; keyFile: string };
   /** Days a deleted object stays in the trash (CONTRACT.md §16); 0 erases at once. Default 30. */
   trashDays?: number;
+  /** `--skip-check`: start without checking the database file first (docs/operations.md). */
+  skipCheck?: boolean;
+  /** Where rolling backups are (`--backup-dir`): a refused start names the newest. */
+  backupDir?: string;
 }
 
 export interface ServeFlags {

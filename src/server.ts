@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
+import { refuseDamagedDatabase } from "./backup/startup-check.js";
 import type { ServeConfig } from "./config.js";
 import { renderMarkdown } from "./domain/markdown.js";
 import { createServices, type Services } from "./domain/services.js";
 import { BoardEventBus } from "./events/board-events.js";
 import { buildApp } from "./http/app.js";
+import { diskFullReports } from "./http/disk-full.js";
 import type { ServerTimeouts } from "./http/request-limits.js";
 import type { TackApp } from "./http/types.js";
 import { packageInfo } from "./package-info.js";
@@ -12,6 +14,7 @@ import { getProvider } from "./providers/providers.js";
 import { REMOTE_PROVIDER_IDS } from "./providers/types.js";
 import { releaseStartupMemory } from "./startup-memory.js";
 import { type Db, isDatabaseUsable, openDatabase, StartupError } from "./storage/database.js";
+import { isDiskFull } from "./storage/disk-space.js";
 import { groupCommit, type SyncFile } from "./storage/group-commit.js";
 import { walCheckpointsOffThread } from "./storage/wal-checkpoints.js";
 
@@ -51,15 +54,21 @@ export async function startServer(
   const credentials = loadCredentialsOrFail(env);
   const timeoutMs = remoteTimeoutOrFail(env);
   const tls = config.tls && readTlsFiles(config.tls);
+  // Before anything opens the file for writing (docs/operations.md, "A damaged file").
+  if (!config.skipCheck) refuseDamagedDatabase(config.dbFile, config.backupDir);
   const db = openDatabase(config.dbFile, { renderMarkdown });
   const checkpoints = walCheckpointsOffThread(db, config.dbFile);
   const commits = groupCommit(db, config.dbFile, options.syncFile);
+  const diskFull = diskFullReports(config.dbFile);
   const bus = new BoardEventBus();
   const services = createServices(
     db,
     bus,
     { credentials, provider: (id) => getProvider(id, { timeoutMs }) },
-    checkpoints.committed,
+    () => {
+      checkpoints.committed();
+      diskFull.committed();
+    },
     config.trashDays,
     { keepTicketParts: options.freshLists !== true },
   );
@@ -85,6 +94,7 @@ export async function startServer(
     },
     timeouts: options.timeouts,
     afterDurable: commits.afterDurable,
+    diskFull,
     freshLists: options.freshLists,
     logger:
       config.logLevel === "silent"
@@ -116,8 +126,17 @@ export async function startServer(
   void services.searchIndex.schedule();
   // Trash entries past their time are erased unasked (CONTRACT.md §16); deletes and trash reads
   // also erase them on the way, so this only matters for a server nobody writes to.
-  services.trash.purgeExpired();
-  const trashExpiry = setInterval(() => services.trash.purgeExpired(), TRASH_EXPIRY_CHECK_MS);
+  // A failure (a full disk) leaves the entries for the next check or the next delete.
+  const purgeExpiredTrash = () => {
+    try {
+      services.trash.purgeExpired();
+    } catch (error) {
+      // A full disk is reported by the writes it refuses (http/disk-full.ts), once.
+      if (!isDiskFull(error)) app.log.warn({ err: error }, "expired trash entries not erased");
+    }
+  };
+  purgeExpiredTrash();
+  const trashExpiry = setInterval(purgeExpiredTrash, TRASH_EXPIRY_CHECK_MS);
   trashExpiry.unref();
 
   const address = app.server.address();

@@ -2,8 +2,8 @@ import { Command, Option } from "commander";
 import { DEFAULT_BACKUP_KEEP } from "./backup-schedule.js";
 
 /**
- * The CLI side of backups: `tack backup`, `tack restore`, and the rolling-backup options of
- * `tack serve`. The commands open the SQLite file themselves (read-only for a backup) rather than
+ * The CLI side of backups: `tack backup`, `tack restore`, `tack doctor` (checks of the file), and
+ * the rolling-backup options of `tack serve`. The commands open the SQLite file themselves (read-only for a backup) rather than
  * asking a running server: SQLite's snapshot isolation makes that consistent while a server
  * writes, it works whether or not a server runs, and tack needs no endpoint that writes files
  * where a request says.
@@ -44,7 +44,30 @@ export function backupCommands(): Command[] {
       });
     });
 
-  return [backup, restore];
+  const doctor = new Command("doctor")
+    .description(
+      "Check the database file (integrity, schema, log size, free space, newest backup); exit 1 when a check fails. Read-only, also while a server runs.",
+    )
+    .addOption(dbOption())
+    .addOption(new Option("--backup-dir <dir>", "folder of rolling backups").env("TACK_BACKUP_DIR"))
+    .addOption(
+      new Option(
+        "--backup-every <interval>",
+        "their interval: a newest backup older than twice it fails",
+      ).env("TACK_BACKUP_EVERY"),
+    )
+    .action(async (flags: { db: string; backupDir?: string; backupEvery?: string }) => {
+      const { doctorChecks, formatChecks } = await import("./doctor-checks.js");
+      const checks = doctorChecks(flags);
+      console.log(formatChecks(checks));
+      const failed = checks.filter((check) => !check.ok).length;
+      if (failed > 0) {
+        console.error(`tack: ${failed} check${failed === 1 ? "" : "s"} failed`);
+        process.exit(1);
+      }
+    });
+
+  return [backup, restore, doctor];
 }
 
 /** Adds --backup-dir, --backup-every and --backup-keep to `tack serve`. */

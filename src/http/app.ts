@@ -6,6 +6,7 @@ import { installAccessGuard } from "./access-guard.js";
 import { installJsonBodyParsing } from "./body-parsing.js";
 import { answerClientError, answerFrameworkError } from "./client-errors.js";
 import { installConditionalGets } from "./conditional-requests.js";
+import type { DiskFullReports } from "./disk-full.js";
 import { type AfterDurable, installDurableAnswers } from "./durable-answers.js";
 import { installErrorHandling } from "./errors.js";
 import { installIdempotencyKeys } from "./idempotency-keys.js";
@@ -67,6 +68,8 @@ export interface AppOptions {
   uiDir?: string;
   /** Answers wait for this before they leave (storage/group-commit.ts); none by default. */
   afterDurable?: AfterDurable;
+  /** 507 answers and their log lines when the disk is full (default: 507 without the folder). */
+  diskFull?: DiskFullReports;
   /**
    * Build every ticket list from the database, with no answer cache or kept summaries: the
    * reference the randomized list test compares the normal server's answers with.
@@ -115,7 +118,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   // A request body nobody read is drained before answering, so closing cannot cut the answer.
   installUnreadBodyDiscarding(app);
   installJsonBodyParsing(app);
-  installErrorHandling(app);
+  installErrorHandling(app, options.diskFull);
   // Coordination (CONTRACT.md §13): ETag/304 on GETs, Idempotency-Key on create endpoints.
   installConditionalGets(app);
   installIdempotencyKeys(app, options.services.idempotency);

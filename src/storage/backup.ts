@@ -10,6 +10,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import Database from "better-sqlite3";
+import { formatBytes, freeBytes, isDiskFull } from "./disk-space.js";
 import { migrations } from "./migrations/index.js";
 
 /**
@@ -55,6 +56,7 @@ export function backupDatabase(sourceFile: string, targetFile: string): BackupSu
     source.prepare("VACUUM INTO ?").run(temporary);
   } catch (error) {
     rmSync(temporary, { force: true });
+    if (isDiskFull(error)) throw diskFullError(sourceFile, targetFile);
     throw asBackupError(error, `cannot back up ${sourceFile}`);
   } finally {
     source.close();
@@ -148,9 +150,17 @@ function releaseTarget(targetFile: string): void {
         `${targetFile} is in use by a running tack server; stop it before restoring`,
       );
     }
+    if (code.startsWith("SQLITE_CORRUPT")) {
+      // A file damaged where the switch reads it (its schema): no server can be using it, as
+      // none starts on it. Its log belongs to the damaged file and must not be replayed onto the
+      // restored one.
+      target.close();
+      rmSync(`${targetFile}-wal`, { force: true });
+      return;
+    }
     if (code !== "SQLITE_NOTADB") throw error;
   } finally {
-    target.close();
+    if (target.open) target.close();
   }
 }
 
@@ -177,6 +187,7 @@ function putInPlace(temporary: string, targetFile: string, schemaVersion: number
     syncFile(dirname(resolve(targetFile)));
   } catch (error) {
     rmSync(temporary, { force: true });
+    if (isDiskFull(error)) throw diskFullError(temporary, targetFile);
     throw asBackupError(error, `cannot write ${targetFile}`);
   }
   return { file: targetFile, schemaVersion, bytes: statSync(targetFile).size };
@@ -195,6 +206,22 @@ function syncFile(path: string): void {
   } finally {
     closeSync(descriptor);
   }
+}
+
+/** Where the disk is full, how much is free there, and about how much the copy needs. */
+function diskFullError(sourceFile: string, targetFile: string): BackupError {
+  const folder = dirname(resolve(targetFile));
+  const free = freeBytes(folder);
+  let needed = "";
+  try {
+    // The copy holds what the file and its log hold, at most (a copy has no free pages).
+    const wal = existsSync(`${sourceFile}-wal`) ? statSync(`${sourceFile}-wal`).size : 0;
+    needed = `, up to ${formatBytes(statSync(sourceFile).size + wal)} needed`;
+  } catch {
+    // the size is only a hint
+  }
+  const space = free === undefined ? "" : ` (${formatBytes(free)} free${needed})`;
+  return new BackupError(`cannot write ${targetFile}: the disk holding ${folder} is full${space}`);
 }
 
 function asBackupError(error: unknown, context: string): BackupError {

@@ -105,8 +105,10 @@ export function groupCommit(db: Db, file: string, syncFile: SyncFile = fdatasync
   function finish(group: Group, error: unknown): void {
     if (error) {
       // None of them can be told their change is durable; the next write tries again.
+      // The cause is kept: a full disk (ENOSPC) answers 507, not 500 (http/disk-full.ts).
       const failure = new Error(
         `the write-ahead log could not be synced to disk: ${describeError(error)}`,
+        { cause: error },
       );
       for (const done of group.waiting) done(failure);
     } else {
