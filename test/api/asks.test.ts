@@ -4,7 +4,8 @@ import { describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { assertError } from "../helpers/factories.js";
 import { startTestServer } from "../helpers/server.js";
-import { boardWithLanes, newTicket, patchTicket } from "../helpers/tickets.js";
+import { SseClient } from "../helpers/sse-client.js";
+import { boardWithLanes, getTicket, newTicket, patchTicket } from "../helpers/tickets.js";
 
 const api = await startTestServer();
 const asks = api.server.services.asks;
@@ -488,6 +489,59 @@ describe("asks follow their ticket", () => {
     assert.ok(!all.includes(open.id) && !all.includes(answered.id));
     assert.deepEqual(await inbox(`?status=all&boardId=${board.boardId}`), []);
     assertError(await api.get(`/api/tickets/${doomed.id}/asks`), 404, "ticket not found");
+  });
+});
+
+describe("what asks do to their ticket", () => {
+  test("open, answer, withdraw: version +1 each, openAsks, one board_updated naming it", async () => {
+    const board = await boardWithLanes(api, "Ticket side");
+    const { id } = await ticket("watched", board);
+    const stream = await SseClient.open(`${api.url}/api/boards/${board.boardId}/events`);
+    try {
+      await stream.waitUntil(() => stream.comments.includes("connected"));
+      let expected = (await getTicket(api, id)).version;
+      const steps: Array<[string, () => Promise<unknown>, number]> = [];
+      let first: any;
+      let second: any;
+      steps.push(["open", async () => (first = await ask(id)), 1]);
+      steps.push([
+        "open non-blocking",
+        async () => (second = await ask(id, { blocking: false })),
+        2,
+      ]);
+      steps.push(["answer", () => answerAsk(first.id, { by: "dev", text: "ok" }), 1]);
+      steps.push(["withdraw", () => withdrawAsk(second.id, { actor: "agent-1" }), 0]);
+      for (const [name, step, openAsks] of steps) {
+        const messages = stream.messages.length;
+        await step();
+        expected += 1;
+        const read = await getTicket(api, id);
+        assert.equal(read.version, expected, `${name}: version`);
+        assert.equal(read.openAsks, openAsks, `${name}: openAsks`);
+        await stream.waitUntil(() => stream.messages.length === messages + 1);
+        const message = stream.messages[messages]?.data;
+        assert.equal(message?.event, "board_updated", name);
+        assert.deepEqual(message?.ticketIds, [id], name);
+      }
+    } finally {
+      stream.close();
+    }
+  });
+
+  test("an open blocking ask keeps its ticket out of ready; answered, it is ready again", async () => {
+    const board = await boardWithLanes(api, "Ready side");
+    const { id } = await ticket("held", board);
+    const ready = async () =>
+      (await api.get(`/api/boards/${board.boardId}/tickets?ready=true`)).body.tickets.map(
+        (item: any) => item.id,
+      );
+    const quiet = await ask(id, { blocking: false });
+    assert.deepEqual(await ready(), [id], "a non-blocking ask holds nothing");
+    const held = await ask(id);
+    assert.deepEqual(await ready(), []);
+    await answerAsk(held.id, { by: "dev", text: "go" });
+    assert.deepEqual(await ready(), [id]);
+    assert.equal(quiet.status, "open");
   });
 });
 
