@@ -17,7 +17,12 @@ test("align, width and height are kept with plain values, on any kept tag", () =
   );
   assert.equal(
     renderMarkdown('<img src="https://example.com/a.png" width="120" height="40px">'),
-    '<img src="https://example.com/a.png" width="120" height="40px">',
+    '<img src="https://example.com/a.png" width="120" height="40">',
+  );
+  // A size is written as the browser reads it: `100px;` is 100, `auto` no size at all.
+  assert.equal(
+    sanitizeHtml('<img width="100px;" height="auto"><td width=" 33.5%">'),
+    '<img width="100"><td width="33.5%">',
   );
   assert.equal(
     renderMarkdown('<table><tr><td width="30%" colspan="2" align="right">a</td></tr></table>'),
@@ -28,7 +33,7 @@ test("align, width and height are kept with plain values, on any kept tag", () =
     sanitizeHtml(
       '<p align="center;color:red">a</p><img width="1 onerror=x" height="expression(1)"><td width="-1">b</td>',
     ),
-    "<p>a</p><img><td>b</td>",
+    '<p>a</p><img width="1"><td>b</td>',
   );
   // A link is written whole: no layout attribute on it.
   assert.equal(
@@ -134,6 +139,19 @@ test("headings carry GitHub's anchors: user-content- ids, repeats numbered, raw 
   );
   // Each body numbers its own headings.
   assert.equal(renderMarkdown("# A"), '<h1 id="user-content-a">A</h1>\n');
+});
+
+test("an anchor the body names (`<a id>`, `<a name>`) is written user-content-, as GitHub does", () => {
+  assert.equal(
+    renderMarkdown('<a id="register"></a>\n\n## <a name="reg"></a>Register'),
+    '<p><a id="user-content-register" rel="noopener noreferrer" target="_blank"></a></p>\n' +
+      '<h2 id="user-content-register"><a name="user-content-reg" rel="noopener noreferrer" target="_blank"></a>Register</h2>\n',
+  );
+  // Whitespace makes no anchor; an id already prefixed is not prefixed twice.
+  assert.equal(
+    sanitizeHtml('<a id="two words" name="user-content-x">t</a>'),
+    '<a name="user-content-x" rel="noopener noreferrer" target="_blank">t</a>',
+  );
 });
 
 test("a link within the body stays in the page; any other still opens a new tab", () => {

@@ -46,10 +46,14 @@ const ALIGN: Cleaner = (value) => {
   const plain = value.trim().toLowerCase();
   return /^(left|center|right|justify|top|middle|bottom)$/.test(plain) ? plain : null;
 };
-/** A size: a number of pixels, optionally with `px`, or a percentage. */
+/**
+ * A size as the browser reads a `width` or `height` (HTML's rules for parsing dimension values):
+ * the leading number, and `%` right after it; the rest (`px`, `;`) is what the browser ignores,
+ * so `100px;` is written `100`. A value it reads no number from (`auto`) drops the attribute.
+ */
 const SIZE: Cleaner = (value) => {
-  const plain = value.trim();
-  return /^\d{1,5}(\.\d{1,3})?(px|%)?$/i.test(plain) ? plain : null;
+  const read = /^[ \t\n\f\r]*(\d{1,5}(?:\.\d{1,3})?)\d*(?:\.\d*)?(%?)/.exec(value);
+  return read === null ? null : `${read[1]}${read[2]}`;
 };
 const SPAN: Cleaner = (value) => (/^[1-9]\d{0,2}$/.test(value.trim()) ? value.trim() : null);
 
@@ -147,14 +151,32 @@ export function attribute(name: string, value: string): string {
  * within the body (`#slug`, a heading's anchor: markdown-heading-anchors.ts), which stays in the
  * page as on GitHub.
  */
-export function linkStartTag(href: string | undefined, title: string | undefined): string {
+export function linkStartTag(
+  href: string | undefined,
+  title: string | undefined,
+  anchor: { id?: string | undefined; name?: string | undefined } = {},
+): string {
   const url = href === undefined ? null : safeUrl(href, LINK_SCHEMES);
   const parts = ["<a"];
   if (url !== null) parts.push(attribute("href", url));
   if (title !== undefined) parts.push(attribute("title", title));
+  for (const [name, value] of [["id", anchor.id] as const, ["name", anchor.name] as const]) {
+    const target = anchorTarget(value);
+    if (target !== null) parts.push(attribute(name, target));
+  }
   if (url === null || !url.startsWith("#"))
     parts.push('rel="noopener noreferrer"', 'target="_blank"');
   return `${parts.join(" ")}>`;
+}
+
+/**
+ * An anchor a body names itself (`<a id="usage"></a>`, `<a name="usage">`), written as GitHub
+ * writes it, `user-content-usage`: a body's ids can never be the page's own, and `#usage` finds it
+ * the way it finds a heading (markdown-heading-anchors.ts). A value with whitespace is no anchor.
+ */
+function anchorTarget(value: string | undefined): string | null {
+  if (value === undefined || !/^\S{1,200}$/.test(value)) return null;
+  return value.startsWith("user-content-") ? value : `user-content-${value}`;
 }
 
 /** The only input a body may hold: a disabled checkbox, checked or not. */

@@ -59,7 +59,8 @@ function attributesOf(tagHtml: string, tagName: string): Map<string, string> {
 
 /**
  * `a` and `input` are written from scratch rather than filtered (html-allowlist.ts): a link keeps
- * only a safe href and its title, an input can only be a disabled checkbox.
+ * only a safe href, its title and an anchor's id or name (prefixed `user-content-`), an input can
+ * only be a disabled checkbox.
  */
 function rebuiltTag(tag: string, tagHtml: string, closing: boolean): string | undefined {
   if (tag === "input") {
@@ -69,7 +70,10 @@ function rebuiltTag(tag: string, tagHtml: string, closing: boolean): string | un
   if (tag === "a") {
     if (closing) return "</a>";
     const source = attributesOf(tagHtml, tag);
-    return linkStartTag(source.get("href"), source.get("title"));
+    return linkStartTag(source.get("href"), source.get("title"), {
+      id: source.get("id"),
+      name: source.get("name"),
+    });
   }
   return undefined;
 }

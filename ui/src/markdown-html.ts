@@ -19,8 +19,9 @@ export function labelTaskCheckboxes(html: string, tickable = false): string {
 
 /**
  * A click in rendered Markdown. A link within the body (`[jump](#hello-world)`) leads to its
- * heading: the server writes a heading's anchor as `id="user-content-<slug>"` (docs/api.md,
- * "Markdown rendering"), and `#slug` is looked up as `user-content-slug`, as GitHub's page does,
+ * heading: the server writes a heading's anchor as `id="user-content-<slug>"` (and an anchor the
+ * body wrote, `<a id|name="x">`, as `user-content-x`; docs/api.md, "Markdown rendering"), and
+ * `#slug` is looked up as `user-content-slug`, as GitHub's page does,
  * first in the body or comment that was clicked, then in any rendered Markdown of the dialog. The
  * heading scrolls into view and takes the focus (screen readers read where the link led); the
  * page's URL stays as it is. Any other link is left to the browser, which opens it in a new tab.
@@ -41,11 +42,11 @@ export function followInPageLink(event: MouseEvent): void {
   }
   const id = fragment.startsWith("user-content-") ? fragment : `user-content-${fragment}`;
   const container = event.currentTarget as HTMLElement;
-  const selector = `#${CSS.escape(id)}`;
+  const escaped = CSS.escape(id);
   const scope = container.closest("dialog, .ticket-dialog") ?? document;
   const heading =
-    container.querySelector<HTMLElement>(selector) ??
-    scope.querySelector<HTMLElement>(`.markdown ${selector}`);
+    container.querySelector<HTMLElement>(`#${escaped}, a[name="${escaped}"]`) ??
+    scope.querySelector<HTMLElement>(`.markdown #${escaped}, .markdown a[name="${escaped}"]`);
   if (!heading) return;
   heading.scrollIntoView({ block: "start" });
   if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
