@@ -67,6 +67,13 @@ test("an open ask shows in /inbox with its ticket, board, actor, question and ag
   assert.equal(await page.title(), "(1) tack");
   await page.getByRole("link", { name: /Inbox\s*1 open/ }).waitFor();
 
+  // The ticket's link opens its dialog over the inbox; closing it comes back to the inbox.
+  await item.getByRole("link", { name: `${asked.shortRef} ${asked.title}` }).click();
+  await page.waitForURL(new RegExp(`/tickets/${asked.id}$`));
+  await page.getByRole("dialog").locator(".ticket-asks").getByText("Ship").waitFor();
+  await page.keyboard.press("Escape");
+  await page.waitForURL(/\/inbox$/);
+
   await item.getByRole("button", { name: "Whole tickets" }).click();
   const answered = await until(
     async () => (await api.get(`/api/asks/${ask.id}`)).body,
