@@ -35,6 +35,11 @@ export const Card = memo(function Card(props: CardProps) {
     ticket.isResolved ? "resolved" : null,
     ticket.isArchived ? "archived" : null,
     props.selected ? "selected" : null,
+    loop.openAsks > 0 ? `${loop.openAsks} open question(s)` : null,
+    loop.checklist.total > 0
+      ? `checklist ${loop.checklist.done} of ${loop.checklist.total} done`
+      : null,
+    loop.waiting && loop.notBefore ? `not before ${formatDateTime(loop.notBefore)}` : null,
   ]
     .filter(Boolean)
     .join(", ");
