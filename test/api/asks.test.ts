@@ -601,6 +601,16 @@ describe("waiting for an answer (?wait=)", () => {
     assert.equal(asks.waiting(created.id), 0);
   });
 
+  test("an ask whose ticket is deleted during the wait answers 404 when the time passes", async () => {
+    const { id } = await ticket();
+    const created = await ask(id);
+    const waiting = api.get(`/api/asks/${created.id}?wait=1`);
+    await eventually(() => asks.waiting(created.id) === 1, "one caller waiting");
+    assert.equal((await api.delete(`/api/tickets/${id}`)).status, 204);
+    assertError(await waiting, 404, "ask not found");
+    assert.equal(asks.waiting(created.id), 0);
+  });
+
   test("a client that disconnects mid-wait leaves no waiter behind", async () => {
     const { id } = await ticket();
     const created = await ask(id);

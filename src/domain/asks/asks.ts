@@ -260,10 +260,18 @@ export function askService(
         remove();
         return true;
       };
+      // Runs from a timer or after a commit, outside any request's handler: a failure to read
+      // goes to this caller's answer (a 500), never up the stack, where it would end the process.
       const finish = () => {
         if (!stop()) return;
+        let current: Ask | undefined;
+        try {
+          current = asks.get(askId);
+        } catch (error) {
+          deliver(error as Error);
+          return;
+        }
         // The ask as it is now; a ticket deleted meanwhile took its asks along (404).
-        const current = asks.get(askId);
         if (current) deliver(null, current);
         else deliver(new NotFound("ask not found"));
       };
