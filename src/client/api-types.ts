@@ -3,6 +3,12 @@ import type { Board, BoardDetail, BoardShell, Lane, Tag } from "../http/schemas/
 import type { BoardInsights } from "../http/schemas/insights.js";
 import type { RemoteDiagnosticResult, RemoteIssueImportPreview } from "../http/schemas/remote.js";
 import type {
+  Template,
+  TemplateCreateBody,
+  TemplateInstantiateBody,
+  TemplateTicket,
+} from "../http/schemas/templates.js";
+import type {
   ActivityLog,
   TicketEvent,
   TicketEventCreateBody,
@@ -44,7 +50,7 @@ export type RemoteDiagnostic = Static<typeof RemoteDiagnosticResult>;
 export type TrashItemT = Static<typeof TrashItem>;
 export type TrashRestoredT = Static<typeof TrashRestored>;
 
-// The developer in the loop (docs/api.md: "Asks", "Not before", "Templates", "Checklists"),
+// The developer in the loop (docs/api.md: "Asks", "Not before", "Checklists"),
 // written out here as the API states them. The ticket fields are optional so the clients also
 // work against a server of this interface that does not have them yet.
 
@@ -96,36 +102,9 @@ export interface AnswerInput {
   option?: string | undefined;
 }
 
-export interface TemplateTicketT {
-  key: string;
-  title: string;
-  bodyMarkdown: string;
-  laneName: string | null;
-  priority: number;
-  tagNames: string[];
-  parentKey: string | null;
-  blockerKeys: string[];
-}
-
-export interface TemplateT {
-  id: number;
-  boardId: number;
-  name: string;
-  description: string;
-  variables: string[];
-  tickets: TemplateTicketT[];
-  createdAt: string;
-  updatedAt: string;
-}
-
+// Templates (docs/api.md, "Templates"), from their schemas like the shapes above.
+export type TemplateTicketT = Static<typeof TemplateTicket>;
+export type TemplateT = Static<typeof Template>;
 /** A template as created: the ticket fields other than key and title may be left out. */
-export interface TemplateInput {
-  name: string;
-  description?: string;
-  tickets: Array<Pick<TemplateTicketT, "key" | "title"> & Partial<TemplateTicketT>>;
-}
-
-export interface InstantiateInput {
-  values?: Record<string, string> | undefined;
-  laneId?: number | undefined;
-}
+export type TemplateInput = Static<typeof TemplateCreateBody>;
+export type InstantiateInput = Static<typeof TemplateInstantiateBody>;
