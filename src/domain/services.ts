@@ -8,7 +8,7 @@ import { externalReferenceService } from "./annotations/external-references.js";
 import { tagReasonService } from "./annotations/tag-reasons.js";
 import { ticketEventService } from "./annotations/ticket-events.js";
 import { askWaiters } from "./asks/ask-waiters.js";
-import { askService } from "./asks/asks.js";
+import { askService, recheckWaitersAfter } from "./asks/asks.js";
 import { boardService } from "./boards/boards.js";
 import { laneService } from "./boards/lanes.js";
 import { tagService } from "./boards/tags.js";
@@ -50,11 +50,16 @@ export function createServices(
   // commit; board revisions advance right after it.
   let tags: EntityTags | undefined;
   let lists: BoardLists | undefined;
+  // Callers waiting on asks (GET /api/asks/{id}?wait=): re-checked after commits that change
+  // their ticket.
+  const waiters = askWaiters();
+  const recheckWaiters = recheckWaitersAfter(waiters);
   const transact = createTransact(db, bus, {
     beforeCommit: claimSettlement(stores, activity),
     afterCommit: (changes) => {
       tags?.advance(changes);
       lists?.changed(changes);
+      recheckWaiters(changes);
       committed();
     },
   });
@@ -77,7 +82,7 @@ export function createServices(
   const ticketDeps = { tickets: ticketFamily.tickets, activity };
   const ticketExtras = {
     comments: commentService(stores, ticketDeps, transact, trash),
-    asks: askService(stores, { boards, activity, waiters: askWaiters() }, transact),
+    asks: askService(stores, { boards, activity, waiters }, transact),
     activity: activityLog(stores.activity, {
       exists: (ticketId: number) => stores.tickets.get(ticketId) !== undefined,
     }),

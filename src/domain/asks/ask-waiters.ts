@@ -1,43 +1,62 @@
 /**
  * The long poll of `GET /api/asks/{askId}?wait=` (docs/api.md, "Asks"): callers waiting for an
- * ask to leave `open`, kept per ask id in memory. A waiter is a callback and a timer, nothing
- * more: no thread, no database transaction or snapshot is held while it waits. `wake` runs every
- * waiter of an ask (called after the commit that answered or withdrew it); a waiter whose time
- * passes, or whose caller went away (`remove`), leaves the registry at once.
+ * ask to leave `open`, kept per ask id in memory. A waiter is two callbacks and a timer, nothing
+ * more: no thread, no database transaction or snapshot is held while it waits.
+ *
+ * - `wake` runs every waiter of an ask (after the commit that answered or withdrew it);
+ * - `ticketsChanged` re-checks the waiters of asks whose ticket a commit changed (a deleted
+ *   ticket takes its asks along: its waiters learn it then, not when their time is up);
+ * - a waiter whose time passes, or whose caller went away (`add`'s remover), leaves at once.
  */
-export type Wake = () => void;
+export interface Waiter {
+  /** Delivers the ask as it is, whatever its state. */
+  wake(): void;
+  /** Delivers only if the ask is no longer open (or gone); otherwise keeps waiting. */
+  check(): void;
+}
 
 export function askWaiters() {
-  const waiting = new Map<number, Set<Wake>>();
+  const waiting = new Map<number, Set<Waiter>>();
+  /** The ticket of each ask that has waiters. */
+  const ticketOf = new Map<number, number>();
 
-  function remove(askId: number, wake: Wake): void {
+  function remove(askId: number, waiter: Waiter): void {
     const set = waiting.get(askId);
     if (!set) return;
-    set.delete(wake);
-    if (set.size === 0) waiting.delete(askId);
+    set.delete(waiter);
+    if (set.size > 0) return;
+    waiting.delete(askId);
+    ticketOf.delete(askId);
   }
 
   return {
-    /** Adds a waiter of `askId`; returns the function that removes it (safe to call twice). */
-    add(askId: number, wake: Wake): () => void {
+    /** Adds a waiter of `askId` (on `ticketId`); returns its remover (safe to call twice). */
+    add(askId: number, ticketId: number, waiter: Waiter): () => void {
       let set = waiting.get(askId);
       if (!set) {
         set = new Set();
         waiting.set(askId, set);
+        ticketOf.set(askId, ticketId);
       }
-      set.add(wake);
-      return () => remove(askId, wake);
+      set.add(waiter);
+      return () => remove(askId, waiter);
     },
 
-    /** Runs and removes every waiter of `askId`. */
+    /** Runs every waiter of `askId` (each removes itself as it delivers). */
     wake(askId: number): void {
-      const set = waiting.get(askId);
-      if (!set) return;
-      waiting.delete(askId);
-      for (const wake of set) wake();
+      for (const waiter of [...(waiting.get(askId) ?? [])]) waiter.wake();
     },
 
-    /** Runs and removes every waiter (the server is closing: each gets its ask as it is). */
+    /** Re-checks the waiters of every ask on these tickets. */
+    ticketsChanged(ticketIds: ReadonlySet<number>): void {
+      if (waiting.size === 0) return;
+      for (const [askId, ticketId] of [...ticketOf]) {
+        if (!ticketIds.has(ticketId)) continue;
+        for (const waiter of [...(waiting.get(askId) ?? [])]) waiter.check();
+      }
+    },
+
+    /** Runs every waiter (the server is closing: each gets its ask as it is). */
     wakeAll(): void {
       for (const askId of [...waiting.keys()]) this.wake(askId);
     },

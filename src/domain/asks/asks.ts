@@ -7,7 +7,7 @@ import { renderMarkdown } from "../markdown.js";
 import type { Ask, AskStatus } from "../model.js";
 import { cleanName } from "../names.js";
 import { ACTOR_MAX } from "../tickets/ticket-claims.js";
-import type { Transact } from "../transaction.js";
+import type { BoardChanges, Transact } from "../transaction.js";
 import type { AskWaiters } from "./ask-waiters.js";
 
 /** Limits of docs/api.md, "Asks" (characters after trimming). */
@@ -260,23 +260,37 @@ export function askService(
         remove();
         return true;
       };
-      // Runs from a timer or after a commit, outside any request's handler: a failure to read
-      // goes to this caller's answer (a 500), never up the stack, where it would end the process.
-      const finish = () => {
-        if (!stop()) return;
-        let current: Ask | undefined;
+      // Both run from a timer or after a commit, outside any request's handler: a failure to
+      // read goes to this caller's answer (a 500), never up the stack, where it would end the
+      // process.
+      const read = (): { ask?: Ask; error?: Error } => {
         try {
-          current = asks.get(askId);
+          return { ask: asks.get(askId) };
         } catch (error) {
-          deliver(error as Error);
-          return;
+          return { error: error as Error };
         }
-        // The ask as it is now; a ticket deleted meanwhile took its asks along (404).
-        if (current) deliver(null, current);
+      };
+      const send = ({ ask: current, error }: { ask?: Ask; error?: Error }) => {
+        if (error) deliver(error);
+        // A ticket deleted meanwhile took its asks along (404).
+        else if (current) deliver(null, current);
         else deliver(new NotFound("ask not found"));
       };
-      const timer = setTimeout(finish, seconds * 1000);
-      const remove = waiters.add(askId, finish);
+      const waiter = {
+        /** The time is up, or the ask left open: the ask as it is now. */
+        wake(): void {
+          if (stop()) send(read());
+        },
+        /** Its ticket changed: only an ask that left `open` (or is gone) ends the wait. */
+        check(): void {
+          if (done) return;
+          const now = read();
+          if (now.ask?.status === "open") return;
+          if (stop()) send(now);
+        },
+      };
+      const timer = setTimeout(() => waiter.wake(), seconds * 1000);
+      const remove = waiters.add(askId, ask.ticketId, waiter);
       return () => {
         stop();
       };
@@ -293,3 +307,17 @@ export function askService(
 }
 
 export type AskService = ReturnType<typeof askService>;
+
+/**
+ * After every commit: the waiters of asks whose ticket the commit changed check their ask again
+ * on the next turn (a deleted ticket's asks are gone: those callers get their 404 at once).
+ * Costs nothing while nobody waits.
+ */
+export function recheckWaitersAfter(waiters: AskWaiters): (changes: BoardChanges) => void {
+  return (changes) => {
+    if (waiters.count() === 0) return;
+    const ticketIds = new Set<number>();
+    for (const ids of changes.changedTickets.values()) for (const id of ids) ticketIds.add(id);
+    if (ticketIds.size > 0) setImmediate(() => waiters.ticketsChanged(ticketIds));
+  };
+}
