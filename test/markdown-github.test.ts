@@ -137,6 +137,11 @@ test("headings carry GitHub's anchors: user-content- ids, repeats numbered, raw 
     renderMarkdown('<h1 align="center" id="mine">My <b>Tool</b></h1>\n\n# My Tool'),
     '<h1 id="user-content-my-tool" align="center">My <b>Tool</b></h1>\n<h1 id="user-content-my-tool-1">My Tool</h1>\n',
   );
+  // A heading left open in raw HTML gets no id; the next one does.
+  assert.equal(
+    renderMarkdown("<h1>a <h2>b</h2> c</h1>\n\n## d"),
+    '<h1>a <h2 id="user-content-b">b</h2> c</h1>\n<h2 id="user-content-d">d</h2>\n',
+  );
   // Each body numbers its own headings.
   assert.equal(renderMarkdown("# A"), '<h1 id="user-content-a">A</h1>\n');
 });

@@ -18,7 +18,8 @@ import { attribute } from "./html-allowlist.js";
 import { htmlEntities } from "./load-on-first-use.js";
 
 const MAY_HAVE_HEADING = /<h[1-6][\s>]/;
-const HEADING = /<h([1-6])((?:\s[^>]*)?)>([\s\S]*?)<\/h\1>/g;
+/** A heading's start or end tag. */
+const HEADING_TAG = /<(\/?)h([1-6])(\s[^>]*)?>/g;
 const ID_ATTRIBUTE = /\s+id="[^"]*"/g;
 const TAG = /<[^>]*>/g;
 /** What github-slugger removes: all but letters, marks, decimal digits, `_`, `-` and space. */
@@ -41,15 +42,33 @@ function uniqueSlug(slug: string, occurrences: Map<string, number>): string {
   return result;
 }
 
-/** `html` (a whole rendered body) with an id on each heading. */
+/**
+ * `html` (a whole rendered body) with an id on each heading. One pass over the heading tags: a
+ * start tag followed by its end tag is a heading; a start tag another start tag follows first
+ * (raw HTML left open) gets no id, so the pass stays linear however many are left open.
+ */
 export function withHeadingAnchors(html: string): string {
   if (!MAY_HAVE_HEADING.test(html)) return html;
   const occurrences = new Map<string, number>();
-  return html.replace(HEADING, (_heading, level: string, attributes: string, content: string) => {
-    const others = attributes.replace(ID_ATTRIBUTE, "");
+  let out = "";
+  let written = 0;
+  let open: { level: string; index: number; end: number; attributes: string } | undefined;
+  HEADING_TAG.lastIndex = 0;
+  for (let tag = HEADING_TAG.exec(html); tag !== null; tag = HEADING_TAG.exec(html)) {
+    const [whole, closing, level = "", attributes = ""] = tag;
+    if (closing === "") {
+      open = { level, index: tag.index, end: tag.index + whole.length, attributes };
+      continue;
+    }
+    if (open === undefined || open.level !== level) continue;
+    const content = html.slice(open.end, tag.index);
+    const others = open.attributes.replace(ID_ATTRIBUTE, "");
     const slug = headingSlug(htmlEntities().decodeHTML(content.replace(TAG, "")));
-    if (slug === "") return `<h${level}${others}>${content}</h${level}>`;
-    const id = attribute("id", `user-content-${uniqueSlug(slug, occurrences)}`);
-    return `<h${level} ${id}${others}>${content}</h${level}>`;
-  });
+    const id =
+      slug === "" ? "" : ` ${attribute("id", `user-content-${uniqueSlug(slug, occurrences)}`)}`;
+    out += `${html.slice(written, open.index)}<h${level}${id}${others}>`;
+    written = open.end;
+    open = undefined;
+  }
+  return written === 0 ? html : out + html.slice(written);
 }
