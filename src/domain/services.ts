@@ -50,10 +50,10 @@ export function createServices(
   // commit; board revisions advance right after it.
   let tags: EntityTags | undefined;
   let lists: BoardLists | undefined;
-  // Callers waiting on asks (GET /api/asks/{id}?wait=): re-checked after commits that change
+  // Callers waiting on asks (GET /api/asks/{id}?wait=): re-checked after commits that delete
   // their ticket.
   const waiters = askWaiters();
-  const recheckWaiters = recheckWaitersAfter(waiters);
+  const recheckWaiters = recheckWaitersAfter(waiters, stores.tickets);
   const transact = createTransact(db, bus, {
     beforeCommit: claimSettlement(stores, activity),
     afterCommit: (changes) => {

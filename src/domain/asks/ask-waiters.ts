@@ -4,7 +4,7 @@
  * more: no thread, no database transaction or snapshot is held while it waits.
  *
  * - `wake` runs every waiter of an ask (after the commit that answered or withdrew it);
- * - `ticketsChanged` re-checks the waiters of asks whose ticket a commit changed (a deleted
+ * - `ticketsChanged` re-checks the waiters of asks whose ticket a commit deleted (a deleted
  *   ticket takes its asks along: its waiters learn it then, not when their time is up);
  * - a waiter whose time passes, or whose caller went away (`add`'s remover), leaves at once.
  */
@@ -47,11 +47,23 @@ export function askWaiters() {
       for (const waiter of [...(waiting.get(askId) ?? [])]) waiter.wake();
     },
 
-    /** Re-checks the waiters of every ask on these tickets. */
-    ticketsChanged(ticketIds: ReadonlySet<number>): void {
+    /**
+     * Re-checks the waiters of every ask on those of these tickets that are gone (`isGone` is
+     * asked once per ticket). An ask leaves `open` only by an answer or a withdrawal, which wake
+     * its waiters themselves, so a ticket that still exists needs no read per ask: many waiters
+     * on one ticket's asks cost one read per commit, not one each.
+     */
+    ticketsChanged(ticketIds: ReadonlySet<number>, isGone: (ticketId: number) => boolean): void {
       if (waiting.size === 0) return;
+      const gone = new Map<number, boolean>();
       for (const [askId, ticketId] of [...ticketOf]) {
         if (!ticketIds.has(ticketId)) continue;
+        let isTicketGone = gone.get(ticketId);
+        if (isTicketGone === undefined) {
+          isTicketGone = isGone(ticketId);
+          gone.set(ticketId, isTicketGone);
+        }
+        if (!isTicketGone) continue;
         for (const waiter of [...(waiting.get(askId) ?? [])]) waiter.check();
       }
     },

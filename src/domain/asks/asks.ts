@@ -309,15 +309,26 @@ export function askService(
 export type AskService = ReturnType<typeof askService>;
 
 /**
- * After every commit: the waiters of asks whose ticket the commit changed check their ask again
- * on the next turn (a deleted ticket's asks are gone: those callers get their 404 at once).
- * Costs nothing while nobody waits.
+ * After every commit: on the next turn, the waiters of asks whose ticket the commit deleted check
+ * their ask again (it is gone with its ticket: those callers get their 404 at once). Costs
+ * nothing while nobody waits.
  */
-export function recheckWaitersAfter(waiters: AskWaiters): (changes: BoardChanges) => void {
+export function recheckWaitersAfter(
+  waiters: AskWaiters,
+  tickets: Pick<Stores["tickets"], "row">,
+): (changes: BoardChanges) => void {
+  const isGone = (ticketId: number): boolean => {
+    try {
+      return tickets.row(ticketId) === undefined;
+    } catch {
+      // Off any request: a failed read leaves the waiters to their time.
+      return false;
+    }
+  };
   return (changes) => {
     if (waiters.count() === 0) return;
     const ticketIds = new Set<number>();
     for (const ids of changes.changedTickets.values()) for (const id of ids) ticketIds.add(id);
-    if (ticketIds.size > 0) setImmediate(() => waiters.ticketsChanged(ticketIds));
+    if (ticketIds.size > 0) setImmediate(() => waiters.ticketsChanged(ticketIds, isGone));
   };
 }
