@@ -102,7 +102,10 @@ export function walCheckpointsOffThread(
         else if (wanted) schedule();
         return;
       }
-      if (report.behindPages > 0 && report.logPages >= CATCH_UP_ON_CONNECTION_PAGES) catchUp();
+      const large = report.logPages >= CATCH_UP_ON_CONNECTION_PAGES;
+      if (report.behindPages < 0) catchUp();
+      // A log that grew this large since its last restart is written fast: the next checkpoint
+      // follows at once, or the log would grow by a second of such writes each time.
       if (wanted) schedule();
       else if (!settling) {
         // No commit since this checkpoint was asked for, a second or more ago: the burst is
@@ -116,7 +119,7 @@ export function walCheckpointsOffThread(
     return thread;
   }
 
-  function schedule(): void {
+  function schedule(delayMs = DELAY_MS): void {
     wanted = false;
     timer = setTimeout(() => {
       timer = undefined;
@@ -124,7 +127,7 @@ export function walCheckpointsOffThread(
       worker ??= start();
       running = true;
       worker.postMessage("checkpoint" satisfies CheckpointRequest);
-    }, DELAY_MS);
+    }, delayMs);
     timer.unref();
   }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -7,6 +7,8 @@ import Database from "better-sqlite3";
 import { openDatabase } from "../../src/storage/database.js";
 import {
   BOUND_AUTOCHECKPOINT_PAGES,
+  LOG_SIZE_LIMIT_BYTES,
+  SETTLED_LOG_BYTES,
   walCheckpointsOffThread,
 } from "../../src/storage/wal-checkpoints.js";
 import { startTestServer } from "../helpers/server.js";
@@ -102,4 +104,67 @@ test("the server's writes reach the database file by checkpoints off the request
     assert.equal(created.status, 201);
   }
   await eventually(() => checkpointedRows(api.dbFile, "tickets"), 30, "tickets in the file");
+});
+
+function logBytes(dbFile: string): number {
+  try {
+    return statSync(`${dbFile}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
+
+test("once writes pause, a log grown past 16 MiB by one large commit is emptied", async () => {
+  const dbFile = join(folder, "settle.sqlite");
+  const db = openDatabase(dbFile);
+  const checkpoints = walCheckpointsOffThread(db, dbFile);
+  try {
+    db.exec("CREATE TABLE filler (body TEXT)");
+    const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
+    // ~5,000 pages, ~20 MiB, in one commit (as an import writes).
+    db.transaction(() => {
+      for (let row = 0; row < 5000; row++) insert.run("x".repeat(4000));
+    })();
+    checkpoints.committed();
+    assert.ok(logBytes(dbFile) > SETTLED_LOG_BYTES, "the commit grew the log past the bound");
+    await eventually(() => (logBytes(dbFile) <= SETTLED_LOG_BYTES ? 1 : 0), 1, "a settled log");
+    assert.equal(checkpointedRows(dbFile, "filler"), 5000, "everything is in the file");
+  } finally {
+    await checkpoints.stop();
+    db.close();
+  }
+});
+
+test("under steady writes with a reader attached, the log restarts and stays within 32 MiB", async () => {
+  const dbFile = join(folder, "steady.sqlite");
+  const db = openDatabase(dbFile);
+  db.pragma("synchronous = NORMAL");
+  const checkpoints = walCheckpointsOffThread(db, dbFile);
+  // Another connection reading in short transactions all along, as the server's readers do.
+  const reader = new Database(dbFile, { readonly: true });
+  try {
+    db.exec("CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT)");
+    const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
+    const count = reader.prepare("SELECT COUNT(*) AS n FROM filler");
+    const write = db.transaction(() => {
+      for (let row = 0; row < 16; row++) insert.run("y".repeat(4000));
+    });
+    // 64 KiB per commit, commits one after another (a turn of the event loop between them, where
+    // the thread's reports arrive), until 96 MiB went through the log: three times the bound,
+    // so without restarts the log would end far above it. The thread's passes end behind the
+    // newest commit here nearly every time.
+    let largest = 0;
+    for (let written = 0; written < 96 * 1024 * 1024; written += 16 * 4096) {
+      write();
+      checkpoints.committed();
+      count.get();
+      largest = Math.max(largest, logBytes(dbFile));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    assert.ok(largest <= LOG_SIZE_LIMIT_BYTES, `the log reached ${largest} bytes`);
+  } finally {
+    reader.close();
+    await checkpoints.stop();
+    db.close();
+  }
 });
