@@ -1,6 +1,7 @@
 import type { BoardT, TicketSummary } from "./api-types.js";
 import { ApiError } from "./errors.js";
 import type { TackClient } from "./tack-client.js";
+import { waitingLines, waitingTickets } from "./waiting.js";
 import { atLimitLine, lanesAtLimit } from "./wip-limits.js";
 
 // What an agent needs at the start of a session (and after its context was compacted): how to
@@ -22,6 +23,7 @@ Tickets live on boards, in lanes; ids are numbers. Tools are named first, the ta
 4. Leave a trail: \`comment\` (\`tack comment add\`) for decisions and notes people read; \`log_event\` (\`tack event log\`) for progress, test results, blockers.
 5. Change tickets with \`update_ticket\` (\`tack ticket edit\`); pass the version you read as expectedVersion (\`--if-version\`): if someone changed it meanwhile you get a version conflict, so read it again and redo your change.
 6. Finish: \`release\` with outcome done (resolves the ticket), blocked (with a reason) or handoff (with a note) (\`tack release <id> --done|--blocked|--handoff\`).
+7. Need a person's decision? \`ask_human\` (\`tack ask <id> "question" --wait 5m\`) asks on the ticket and waits for the answer; an open blocking ask keeps the ticket out of the ready queue. If the wait ends first, do other work and check later with \`get_ask\` (\`tack ask show <ask> --wait 5m\`).
 Errors say what went wrong and how to fix it; "claimed by X" means take another ticket. Split big work with \`create_tickets\` (parent, blockers) and \`link_tickets\`.`;
 
 export interface PrimeOptions {
@@ -76,6 +78,7 @@ async function boardState(client: TackClient, board: BoardT): Promise<string[]> 
   ];
   const full = atLimitLine(lanesAtLimit(shell.lanes, tickets));
   if (full !== "") lines.push(full);
+  lines.push(...waitingLines(await waitingTickets(client, board.id, tickets), 3));
   const mine = tickets.filter((ticket) => ticket.claim?.actor === client.actor);
   if (mine.length > 0) {
     lines.push(`Your claims (${mine.length}):`);

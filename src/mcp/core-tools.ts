@@ -13,6 +13,7 @@ import {
   updateAtVersion,
 } from "../client/ticket-operations.js";
 import { laneMap, page, ticketRow } from "../client/ticket-rows.js";
+import { waitingLines, waitingTickets } from "../client/waiting.js";
 import { atLimitLine, lanesAtLimit } from "../client/wip-limits.js";
 import {
   ChangedRowsOutput,
@@ -57,6 +58,9 @@ const Priority = Type.Integer({
   minimum: 1,
   maximum: 4,
   description: "1 low, 2 medium, 3 high, 4 urgent.",
+});
+const NotBefore = Type.String({
+  description: "RFC 3339 date-time; not ready before it (null clears).",
 });
 const LaneRef = Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1 })], {
   description: "Lane id or exact lane name.",
@@ -114,7 +118,7 @@ export const coreTools: TackTool[] = [
     name: "ready",
     title: "Ready tickets",
     description:
-      "Tickets you may start now: unresolved, unarchived, no open blockers, no open children, unclaimed; highest priority first. Use to pick work (claim_next takes the first). Returns compact rows with total and hasMore, and lanesAtLimit: lanes whose open tickets reached their WIP limit (avoid starting more there).",
+      "Tickets you may start now: unresolved, unarchived, no open blockers, no open children, unclaimed; highest priority first. Use to pick work (claim_next takes the first). Returns compact rows with total and hasMore; lanesAtLimit (avoid starting more there); waitingOnAsks, waitingUntil: tickets held by a blocking ask or a future notBefore.",
     input: Type.Object({
       boardId: BoardId,
       laneId: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -128,20 +132,32 @@ export const coreTools: TackTool[] = [
     async run(args, context) {
       const boardId = await board(context, args.boardId);
       const { client } = context;
-      const [ready, lanes] = await Promise.all([
+      // The whole board too: the load of lanes with a WIP limit, and what open tickets wait for.
+      const [ready, lanes, all] = await Promise.all([
         client.listTickets(boardId, { ready: true, lane_id: args.laneId, tag: args.tag }),
         client.listLanes(boardId),
+        client.listTickets(boardId),
       ]);
-      // The whole board is read only when a lane has a WIP limit to count against (most have none).
-      const limited = lanes.some((lane) => lane.wipLimit != null);
-      const all = limited ? await client.listTickets(boardId) : [];
+      const waiting = await waitingTickets(client, boardId, all);
       let tickets = ready;
       if (args.priority !== undefined)
         tickets = tickets.filter((ticket) => ticket.priority === args.priority);
       const result = await rows(client, boardId, tickets, args.limit, args.offset, lanes);
       const full = lanesAtLimit(lanes, all);
-      const summary = [pagedSummary("ready tickets", result), atLimitLine(full)].filter(Boolean);
-      return { summary: summary.join("\n"), data: { ...result, lanesAtLimit: full } };
+      const summary = [
+        pagedSummary("ready tickets", result),
+        atLimitLine(full),
+        ...waitingLines(waiting),
+      ].filter(Boolean);
+      return {
+        summary: summary.join("\n"),
+        data: {
+          ...result,
+          lanesAtLimit: full,
+          waitingOnAsks: waiting.onAsks,
+          waitingUntil: waiting.until,
+        },
+      };
     },
   }),
   defineTool({
@@ -337,7 +353,7 @@ export const coreTools: TackTool[] = [
     name: "create_tickets",
     title: "Create tickets",
     description:
-      "Creates 1-50 tickets, each with optional body, lane, priority, tags, parent and blockers (ids of existing tickets). Each item succeeds or fails alone. Returns results [{index, ok, id, error}].",
+      "Creates 1-50 tickets, each with optional body, lane, priority, tags, parent, blockers (ids of existing tickets) and notBefore. Each item succeeds or fails alone. Returns results [{index, ok, id, error}].",
     input: Type.Object({
       boardId: BoardId,
       tickets: Type.Array(
@@ -349,6 +365,7 @@ export const coreTools: TackTool[] = [
           tags: Type.Optional(Type.Array(Type.String(), { description: "Tag names." })),
           parentId: Type.Optional(Type.Integer({ minimum: 1 })),
           blockerIds: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }))),
+          notBefore: Type.Optional(NotBefore),
         }),
         { minItems: 1, maxItems: 50 },
       ),
@@ -382,6 +399,7 @@ export const coreTools: TackTool[] = [
               ...(item.tags === undefined ? {} : { tagIds: findTags(shell.tags, item.tags) }),
               ...(item.parentId === undefined ? {} : { parentTicketId: item.parentId }),
               ...(item.blockerIds === undefined ? {} : { blockerIds: item.blockerIds }),
+              ...(item.notBefore === undefined ? {} : { notBefore: item.notBefore }),
             },
             args.idempotencyKey === undefined ? undefined : `${args.idempotencyKey}:${index}`,
           );
@@ -416,7 +434,7 @@ export const coreTools: TackTool[] = [
     name: "update_ticket",
     title: "Update a ticket",
     description:
-      "Changes a ticket's title, body, priority, lane, tags (replaces them), resolved or archived. Pass expectedVersion (from get_ticket): if the ticket changed since, nothing is written and you get a version conflict. Returns the ticket.",
+      "Changes a ticket's title, body, priority, lane, tags (replaces them), resolved, archived or notBefore. Pass expectedVersion (from get_ticket): if the ticket changed since, nothing is written and you get a version conflict. Returns the ticket.",
     input: Type.Object({
       ticketId: TicketId,
       expectedVersion: Type.Optional(Type.Integer({ minimum: 1 })),
@@ -429,6 +447,7 @@ export const coreTools: TackTool[] = [
       ),
       resolved: Type.Optional(Type.Boolean()),
       archived: Type.Optional(Type.Boolean()),
+      notBefore: Type.Optional(Type.Union([NotBefore, Type.Null()])),
     }),
     output: TicketOutput,
     annotations: write(true, true),
@@ -440,6 +459,7 @@ export const coreTools: TackTool[] = [
       if (args.priority !== undefined) patch.priority = args.priority;
       if (args.resolved !== undefined) patch.isResolved = args.resolved;
       if (args.archived !== undefined) patch.isArchived = args.archived;
+      if (args.notBefore !== undefined) patch.notBefore = args.notBefore;
       if (args.lane !== undefined || args.tags !== undefined) {
         const current = await client.getTicket(args.ticketId);
         const shell = await client.getBoard(current.boardId);

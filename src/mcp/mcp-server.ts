@@ -9,6 +9,7 @@ import { primeText } from "../client/prime.js";
 import type { TackClient } from "../client/tack-client.js";
 import { packageInfo } from "../package-info.js";
 import { coreTools } from "./core-tools.js";
+import { askTools, checklistTools, templateTools } from "./loop-tools.js";
 import { adminTools, remoteTools } from "./optional-tools.js";
 import { listedOutput } from "./output-schemas.js";
 import { LineTransport } from "./stdio-transport.js";
@@ -31,8 +32,11 @@ export function selectTools(options: Pick<McpOptions, "toolsets" | "readOnly">):
   const toolsets = new Set(options.toolsets ?? []);
   const tools = [
     ...coreTools,
+    ...askTools,
+    ...checklistTools,
     ...(toolsets.has("remote") ? remoteTools : []),
     ...(toolsets.has("admin") ? adminTools : []),
+    ...(toolsets.has("templates") ? templateTools : []),
   ];
   return options.readOnly ? tools.filter((tool) => tool.annotations.readOnlyHint) : tools;
 }
@@ -61,11 +65,12 @@ export async function createMcpServer(options: McpOptions): Promise<McpServer> {
         outputSchema: listedOnly(listedOutput(tool.output)),
         annotations: { title: tool.title, ...tool.annotations },
       },
-      async (args: unknown) => {
+      async (args: unknown, extra: { mcpReq?: { signal?: AbortSignal } }) => {
         try {
           const checked = await checkInput(args ?? {});
           if (checked.issues) throw invalidArguments(tool.name, checked.issues);
-          return success(await tool.run(checked.value as never, context));
+          const signal = extra?.mcpReq?.signal;
+          return success(await tool.run(checked.value as never, { ...context, signal }));
         } catch (error) {
           return failure(error);
         }

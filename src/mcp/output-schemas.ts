@@ -77,6 +77,14 @@ export const ReadyOutput = Type.Object({
     }),
     { description: "Lanes whose open tickets reached their WIP limit." },
   ),
+  waitingOnAsks: Type.Array(
+    Type.Object({ ticketId: Id, title: Type.String(), askIds: Type.Array(Id) }),
+    { description: "Open tickets an open blocking ask keeps out of the queue." },
+  ),
+  waitingUntil: Type.Array(
+    Type.Object({ ticketId: Id, title: Type.String(), notBefore: Type.String() }),
+    { description: "Open tickets whose notBefore moment is still to come, soonest first." },
+  ),
 });
 
 const Seconds = Nullable(Type.Integer({ minimum: 0 }));
@@ -164,6 +172,59 @@ export const EventOutput = Type.Object(
   { id: Id, ticketId: Id, source: Type.String(), kind: Type.String(), title: Type.String() },
   Open,
 );
+
+/** An ask as ask_human and get_ask show it (no rendered HTML). */
+export const AskOutput = Type.Object(
+  {
+    id: Id,
+    ticketId: Id,
+    boardId: Id,
+    actor: Type.String(),
+    question: Type.String(),
+    options: Type.Array(Type.String()),
+    blocking: Type.Boolean(),
+    status: Type.Union([Type.Literal("open"), Type.Literal("answered"), Type.Literal("withdrawn")]),
+    answer: Nullable(
+      Type.Object(
+        { text: Nullable(Type.String()), option: Nullable(Type.String()), by: Type.String() },
+        Open,
+      ),
+    ),
+    createdAt: Type.String(),
+    answeredAt: Nullable(Type.String()),
+  },
+  Open,
+);
+
+export const CheckedOutput = Type.Object({
+  ticketId: Id,
+  index: Type.Integer({ minimum: 0 }),
+  checked: Type.Boolean(),
+  checklist: Type.Object({
+    done: Type.Integer({ minimum: 0 }),
+    total: Type.Integer({ minimum: 0 }),
+  }),
+  version: Nullable(Type.Integer()),
+});
+
+/** instantiate_template: the tickets made, or (called without a template) the board's templates. */
+export const TemplateOutput = Type.Object({
+  templateId: Type.Optional(Id),
+  tickets: Type.Optional(
+    Type.Array(Type.Object({ key: Type.String(), id: Id, title: Type.String() })),
+  ),
+  templates: Type.Optional(
+    Type.Array(
+      Type.Object({
+        id: Id,
+        name: Type.String(),
+        description: Type.String(),
+        variables: Type.Array(Type.String()),
+        tickets: Type.Integer({ minimum: 0 }),
+      }),
+    ),
+  ),
+});
 
 /**
  * The action tools (remote, board_admin) answer with the API's record for the action taken,

@@ -8,6 +8,8 @@ export interface ToolContext {
   client: TackClient;
   /** The board given to `tack mcp --board`, used when a call names none. */
   boardId: number | undefined;
+  /** Aborted when the client cancels the call: a tool that waits stops waiting. */
+  signal?: AbortSignal | undefined;
 }
 
 export interface ToolAnswer {

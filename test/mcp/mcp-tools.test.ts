@@ -36,6 +36,9 @@ test("tools/list matches the snapshot: names, order, schemas, annotations", asyn
       "link_tickets",
       "comment",
       "log_event",
+      "ask_human",
+      "get_ask",
+      "check_item",
     ],
   );
   for (const tool of tools) {
@@ -45,12 +48,29 @@ test("tools/list matches the snapshot: names, order, schemas, annotations", asyn
   await client.close();
 });
 
-test("--read-only offers only the read tools; toolsets append remote, board_admin and restore_from_trash", async () => {
+test("what a model reads of the default listing (names, descriptions, input schemas) stays within 12 KB", async () => {
+  const client = await connectMcp(api.url, "agent");
+  const { tools } = await client.listTools();
+  const visible = JSON.stringify(
+    tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+    })),
+  );
+  const bytes = Buffer.byteLength(visible);
+  assert.ok(bytes <= 12 * 1024, `${bytes} bytes`);
+  // The measure counts what it should: every default tool's schema, descriptions included.
+  assert.ok(visible.includes('"name":"ask_human"') && visible.includes("expectedVersion"));
+  await client.close();
+});
+
+test("--read-only offers only the read tools; toolsets append remote, board_admin, restore_from_trash and instantiate_template", async () => {
   const readOnly = await connectMcp(api.url, "agent", { readOnly: true });
   const reads = (await readOnly.listTools()).tools;
   assert.deepEqual(
     reads.map((tool) => tool.name),
-    ["prime", "ready", "search_tickets", "get_ticket", "ticket_history"],
+    ["prime", "ready", "search_tickets", "get_ticket", "ticket_history", "get_ask"],
   );
   assert.ok(reads.every((tool) => tool.annotations?.readOnlyHint === true));
   await assert.rejects(
@@ -59,11 +79,11 @@ test("--read-only offers only the read tools; toolsets append remote, board_admi
   );
   await readOnly.close();
 
-  const full = await connectMcp(api.url, "agent", { toolsets: ["admin", "remote"] });
+  const full = await connectMcp(api.url, "agent", { toolsets: ["templates", "admin", "remote"] });
   const names = (await full.listTools()).tools.map((tool) => tool.name);
   assert.deepEqual(
-    names.slice(-4),
-    ["remote", "board_admin", "board_insights", "restore_from_trash"],
+    names.slice(-5),
+    ["remote", "board_admin", "board_insights", "restore_from_trash", "instantiate_template"],
     "fixed order, whatever the flag order",
   );
   const remote = (await full.listTools()).tools.find((tool) => tool.name === "remote");
