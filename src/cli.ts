@@ -10,9 +10,11 @@ import { registerAnnotationCommands } from "./cli/annotations.js";
 import { registerBoardCommands } from "./cli/boards.js";
 import { EXIT } from "./cli/exit-codes.js";
 import { registerInsightsCommand } from "./cli/insights.js";
+import { registerLoopCommands } from "./cli/loop.js";
 import { registerMcpCommand } from "./cli/mcp.js";
 import { registerRawCommands } from "./cli/raw.js";
 import { registerRemoteCommands } from "./cli/remote.js";
+import { registerTemplateCommands } from "./cli/templates.js";
 import { registerTicketCommands } from "./cli/tickets.js";
 import { registerTokenCommands } from "./cli/tokens.js";
 import { registerTrashCommands } from "./cli/trash.js";
@@ -155,6 +157,8 @@ const commandGroups: Array<(program: Command) => void> = [
   registerBoardCommands,
   registerInsightsCommand,
   registerTicketCommands,
+  registerLoopCommands,
+  registerTemplateCommands,
   registerAnnotationCommands,
   registerRemoteCommands,
   registerTrashCommands,
@@ -174,7 +178,8 @@ Examples:
 
 Exit codes: 0 ok, 1 the server refused (its message on stderr), 2 usage, 3 not found
 (also: nothing ready for \`tack next\`), 4 conflict (claimed by someone else, or the ticket
-changed since --if-version), 5 server unreachable. Details: docs/agents.md.`,
+changed since --if-version), 5 server unreachable, 6 no answer when \`tack ask --wait\` ended.
+Details: docs/agents.md.`,
 );
 
 program.parseAsync().catch(fail);

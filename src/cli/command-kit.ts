@@ -41,10 +41,10 @@ export function clientCommand(
   nameAndArgs: string,
   description: string,
   examples: string[],
-  options: { board?: boolean } = {},
+  options: { board?: boolean; isDefault?: boolean } = {},
 ): Command {
   const command = parent
-    .command(nameAndArgs)
+    .command(nameAndArgs, { isDefault: options.isDefault === true })
     .description(description)
     .addOption(
       new Option("--url <url>", "URL of the running tack").env("TACK_URL").default(DEFAULT_URL),
@@ -128,6 +128,22 @@ export function parseId(text: string, name: string): number {
   if (!/^[1-9]\d*$/.test(text.trim()))
     throw new UsageError(`${name} must be a positive integer, not "${text}"`);
   return Number(text);
+}
+
+const SECONDS_PER = { s: 1, m: 60, h: 3600, d: 86_400 } as const;
+
+/** `90`, `90s`, `5m`, `2h` or `1d` as seconds, at most `max`. */
+export function parseDuration(text: string, name: string, max: number): number {
+  const match = /^(\d+)([smhd]?)$/.exec(text.trim());
+  const seconds = match
+    ? Number(match[1]) * SECONDS_PER[(match[2] || "s") as keyof typeof SECONDS_PER]
+    : Number.NaN;
+  if (!(seconds <= max)) {
+    throw new UsageError(
+      `${name} must be a duration such as 90s, 5m, 2h or 1d (at most ${max} seconds), not "${text}"`,
+    );
+  }
+  return seconds;
 }
 
 export function parseIntIn(text: string, name: string, min: number, max: number): number {

@@ -8,6 +8,8 @@ export const EXIT = {
   notFound: 3,
   conflict: 4,
   unreachable: 5,
+  /** `tack ask --wait` and `tack ask show --wait`: the wait ended with no answer. */
+  noAnswer: 6,
 } as const;
 
 export function exitCodeFor(error: ApiError): number {

@@ -33,6 +33,11 @@ export function ticketText(ticket: Ticket, lanes: LaneT[]): string {
     `lane ${lane} · priority ${PRIORITY_NAMES[ticket.priority]} · ${ticket.isResolved ? "resolved" : "open"}${ticket.isArchived ? " · archived" : ""}${ticket.version !== undefined ? ` · version ${ticket.version}` : ""}`,
   ];
   if (ticket.claim) lines.push(`claimed by ${ticket.claim.actor} until ${ticket.claim.expiresAt}`);
+  if (ticket.notBefore) lines.push(`not before ${ticket.notBefore}`);
+  if (ticket.openAsks) lines.push(`open asks: ${ticket.openAsks} (tack inbox)`);
+  if (ticket.checklist?.total) {
+    lines.push(`checklist: ${ticket.checklist.done}/${ticket.checklist.total} done`);
+  }
   if (ticket.tags.length > 0) lines.push(`tags: ${ticket.tags.map((tag) => tag.name).join(", ")}`);
   if (ticket.parent) lines.push(`parent: #${ticket.parent.id} ${ticket.parent.title}`);
   const relations: Array<[string, Ticket["blockers"]]> = [

@@ -9,7 +9,14 @@ import {
   updateAtVersion,
 } from "../client/ticket-operations.js";
 import { BODY_OPTIONS_HELP, type BodyFlags, readBody } from "./body-input.js";
-import { clientCommand, groupCommand, handler, parseId, parseIntIn } from "./command-kit.js";
+import {
+  clientCommand,
+  groupCommand,
+  handler,
+  parseDuration,
+  parseId,
+  parseIntIn,
+} from "./command-kit.js";
 import { UsageError } from "./exit-codes.js";
 import { ticketTable, ticketText } from "./ticket-format.js";
 import { howToRestore } from "./trash.js";
@@ -86,6 +93,7 @@ export function registerTicketCommands(program: Command): void {
       'tack ticket create "Write docs" --lane todo --priority 3 --tag docs --parent 12',
       'echo "## Steps" | tack ticket create "Repro crash" --body-file -',
       'tack ticket create "Plan" --editor',
+      'tack ticket create "Check the nightly run" --not-before 12h',
     ],
     { board: true },
   )
@@ -97,6 +105,7 @@ export function registerTicketCommands(program: Command): void {
     .option("--body <text>", BODY_OPTIONS_HELP.body)
     .option("--body-file <file>", BODY_OPTIONS_HELP.bodyFile)
     .option("-e, --editor", BODY_OPTIONS_HELP.editor)
+    .option("--not-before <when>", NOT_BEFORE_HELP)
     .option("--idempotency-key <key>", "retry-safe: a repeat with this key creates nothing new")
     .action(
       handler(async ({ client, board, flags, output }, title) => {
@@ -128,6 +137,9 @@ export function registerTicketCommands(program: Command): void {
                     parseId(id, "--blocked-by"),
                   ),
                 }),
+            ...(flags.notBefore === undefined
+              ? {}
+              : { notBefore: parseMoment(String(flags.notBefore), false) }),
           },
           flags.idempotencyKey as string | undefined,
         );
@@ -144,6 +156,7 @@ export function registerTicketCommands(program: Command): void {
       "tack ticket edit 42 --priority 4 --if-version 7",
       "tack ticket edit 42 --editor",
       "tack ticket edit 42 --body-file - < notes.md",
+      "tack ticket edit 42 --not-before 2026-12-01T09:00:00+01:00",
     ],
   )
     .option("--title <title>", "new title")
@@ -153,6 +166,7 @@ export function registerTicketCommands(program: Command): void {
     .option("--body <text>", BODY_OPTIONS_HELP.body)
     .option("--body-file <file>", BODY_OPTIONS_HELP.bodyFile)
     .option("-e, --editor", BODY_OPTIONS_HELP.editor)
+    .option("--not-before <when>", `${NOT_BEFORE_HELP}; none clears it`)
     .option("--if-version <n>", "only if the ticket is still at this version (exit 4 otherwise)")
     .action(
       handler(async ({ client, flags, output }, id) => {
@@ -167,6 +181,9 @@ export function registerTicketCommands(program: Command): void {
           const shell = await client.getBoard(current.boardId);
           if (flags.lane !== undefined) patch.laneId = findLane(shell.lanes, String(flags.lane)).id;
           if (flags.tag !== undefined) patch.tagIds = findTags(shell.tags, flags.tag as string[]);
+        }
+        if (flags.notBefore !== undefined) {
+          patch.notBefore = parseMoment(String(flags.notBefore), true);
         }
         const bodyMarkdown = await readBody(flags as BodyFlags, current.bodyMarkdown);
         if (bodyMarkdown !== undefined) patch.bodyMarkdown = bodyMarkdown;
@@ -281,6 +298,24 @@ export function registerTicketCommands(program: Command): void {
         }),
       );
   }
+}
+
+const NOT_BEFORE_HELP =
+  "not ready before this moment: an RFC 3339 date-time, or a delay from now such as 30m, 12h, 2d";
+
+/**
+ * A `--not-before` value: a delay from now (`30m`, `12h`, `2d`) becomes that moment; `none`
+ * (where a ticket is edited) clears it; anything else goes to the server, which checks the
+ * date-time and names the field if it is not one.
+ */
+function parseMoment(text: string, clearable: boolean): string | null {
+  if (clearable && text === "none") return null;
+  if (/^\d+[smhd]$/.test(text.trim())) {
+    return new Date(
+      Date.now() + parseDuration(text, "--not-before", 10 * 365 * 86_400) * 1000,
+    ).toISOString();
+  }
+  return text;
 }
 
 function bool(value: unknown, name: string): boolean {

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { chooseBoard } from "../client/board-choice.js";
 import { primeText } from "../client/prime.js";
 import { findLane, finishClaim, type Outcome } from "../client/ticket-operations.js";
+import { waitingLines, waitingTickets } from "../client/waiting.js";
 import { atLimitLine, lanesAtLimit } from "../client/wip-limits.js";
 import { clientCommand, handler, parseId, parseIntIn } from "./command-kit.js";
 import { EXIT, UsageError } from "./exit-codes.js";
@@ -26,7 +27,7 @@ export function registerWorkCommands(program: Command): void {
   clientCommand(
     program,
     "ready",
-    "List the tickets that may be started now (unresolved, unblocked, unclaimed), best first.",
+    "List the tickets that may be started now (unresolved, unblocked, unclaimed), best first; the table also names tickets waiting on an ask or a moment.",
     ["tack ready", "tack ready --tag backend --limit 5", "tack ready --json | jq '.tickets[0].id'"],
     { board: true },
   )
@@ -52,6 +53,9 @@ export function registerWorkCommands(program: Command): void {
         ]);
         let tickets = ready;
         const full = lanesAtLimit(lanes, all);
+        const waiting = table
+          ? await waitingTickets(client, boardId, all)
+          : { onAsks: [], until: [] };
         if (flags.priority !== undefined) {
           const priority = parseIntIn(String(flags.priority), "--priority", 1, 4);
           tickets = tickets.filter((ticket) => ticket.priority === priority);
@@ -62,7 +66,10 @@ export function registerWorkCommands(program: Command): void {
         output.emit(
           { tickets },
           tickets.map((ticket) => ticket.id),
-          () => [ticketTable(tickets, lanes), atLimitLine(full)].filter(Boolean).join("\n"),
+          () =>
+            [ticketTable(tickets, lanes), atLimitLine(full), ...waitingLines(waiting)]
+              .filter(Boolean)
+              .join("\n"),
         );
       }),
     );

@@ -1,4 +1,5 @@
 import type { Static } from "@sinclair/typebox";
+import type { Ask } from "../http/schemas/asks.js";
 import type { Board, BoardDetail, BoardShell, Lane, Tag } from "../http/schemas/boards.js";
 import type { BoardInsights } from "../http/schemas/insights.js";
 import type { RemoteDiagnosticResult, RemoteIssueImportPreview } from "../http/schemas/remote.js";
@@ -67,29 +68,9 @@ export interface NotBeforeInput {
   notBefore?: string | null;
 }
 
-export type AskStatus = "open" | "answered" | "withdrawn";
-
-export interface AskAnswerT {
-  text: string | null;
-  textHtml: string | null;
-  option: string | null;
-  by: string;
-}
-
-export interface AskT {
-  id: number;
-  ticketId: number;
-  boardId: number;
-  actor: string;
-  question: string;
-  questionHtml: string;
-  options: string[];
-  blocking: boolean;
-  status: AskStatus;
-  answer: AskAnswerT | null;
-  createdAt: string;
-  answeredAt: string | null;
-}
+export type AskT = Static<typeof Ask>;
+export type AskStatus = AskT["status"];
+export type AskAnswerT = NonNullable<AskT["answer"]>;
 
 export interface AskInput {
   question: string;

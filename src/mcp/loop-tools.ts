@@ -158,7 +158,9 @@ export const templateTools: TackTool[] = [
       }
       const template = await findTemplate(client, boardId, args.template);
       const laneId =
-        args.lane === undefined ? undefined : findLane(await client.listLanes(boardId), args.lane).id;
+        args.lane === undefined
+          ? undefined
+          : findLane(await client.listLanes(boardId), args.lane).id;
       const tickets = await instantiateTemplate(
         client,
         template.id,

@@ -12,7 +12,9 @@ const api = await startTestServer();
 await api.post("/api/boards", { name: "Schema board" });
 
 test("every tool's structuredContent validates against its listed outputSchema (ajv)", async () => {
-  const client = await connectMcp(api.url, "schema-agent", { toolsets: ["remote", "admin"] });
+  const client = await connectMcp(api.url, "schema-agent", {
+    toolsets: ["remote", "admin", "templates"],
+  });
   const { tools } = await client.listTools();
   const ajv = new Ajv({ allErrors: true });
   const validators = new Map(
@@ -58,6 +60,27 @@ test("every tool's structuredContent validates against its listed outputSchema (
   await check("claim_next", {});
   await check("update_ticket", { ticketId: two, title: "Two, renamed", resolved: false });
   await check("link_tickets", { ticketId: two, relation: "related", otherId: three });
+  await api.patch(`/api/tickets/${two}`, { bodyMarkdown: "- [ ] first\n- [ ] second\n" });
+  await check("check_item", { ticketId: two, index: 1 });
+  const asked = await check("ask_human", {
+    ticketId: two,
+    question: "Which?",
+    options: ["A", "B"],
+    waitSeconds: 0,
+  });
+  await api.post(`/api/asks/${asked.id}/answer`, {
+    by: "alice",
+    option: "A",
+    text: "A, *clearly*",
+  });
+  await check("get_ask", { askId: asked.id });
+  const template = await api.post(`/api/boards/${asked.boardId}/templates`, {
+    name: "Release",
+    tickets: [{ key: "notes", title: "Notes for {{version}}" }],
+  });
+  assert.equal(template.status, 201, template.text);
+  await check("instantiate_template", {});
+  await check("instantiate_template", { template: "release", values: { version: "1.2" } });
   await check("bulk_update", { ticketIds: [one, two, three], action: "resolve" });
   assert.equal((await check("claim_next", {})).ticket, null, "nothing ready is valid too");
   await check("remote", { action: "providers" });
@@ -114,7 +137,9 @@ function subschemas(schema: unknown, path: string): Array<[string, unknown]> {
 }
 
 test("no output schema holds an empty {} schema (each value says what it is)", async () => {
-  const client = await connectMcp(api.url, "schema-agent", { toolsets: ["remote", "admin"] });
+  const client = await connectMcp(api.url, "schema-agent", {
+    toolsets: ["remote", "admin", "templates"],
+  });
   const { tools } = await client.listTools();
   const empty = tools.flatMap((tool) =>
     subschemas(tool.outputSchema, tool.name)
