@@ -7,6 +7,7 @@ import type {
   Template,
   TemplateCreateBody,
   TemplateInstantiateBody,
+  TemplatePatchBody,
   TemplateTicket,
 } from "../http/schemas/templates.js";
 import type {
@@ -88,4 +89,5 @@ export type TemplateTicketT = Static<typeof TemplateTicket>;
 export type TemplateT = Static<typeof Template>;
 /** A template as created: the ticket fields other than key and title may be left out. */
 export type TemplateInput = Static<typeof TemplateCreateBody>;
+export type TemplatePatchInput = Static<typeof TemplatePatchBody>;
 export type InstantiateInput = Static<typeof TemplateInstantiateBody>;

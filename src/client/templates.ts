@@ -1,4 +1,10 @@
-import type { InstantiateInput, TemplateInput, TemplateT, Ticket } from "./api-types.js";
+import type {
+  InstantiateInput,
+  TemplateInput,
+  TemplatePatchInput,
+  TemplateT,
+  Ticket,
+} from "./api-types.js";
 import { ApiError } from "./errors.js";
 import type { TackClient } from "./tack-client.js";
 
@@ -28,7 +34,7 @@ export function createTemplate(
 export function updateTemplate(
   client: TackClient,
   templateId: number,
-  patch: Partial<TemplateInput>,
+  patch: TemplatePatchInput,
 ): Promise<TemplateT> {
   return client.call<TemplateT>("PATCH", `/api/templates/${templateId}`, { body: patch });
 }

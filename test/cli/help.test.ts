@@ -3,9 +3,11 @@ import { test } from "node:test";
 import { Command } from "commander";
 import { registerAnnotationCommands } from "../../src/cli/annotations.js";
 import { registerBoardCommands } from "../../src/cli/boards.js";
+import { registerLoopCommands } from "../../src/cli/loop.js";
 import { registerMcpCommand } from "../../src/cli/mcp.js";
 import { registerRawCommands } from "../../src/cli/raw.js";
 import { registerRemoteCommands } from "../../src/cli/remote.js";
+import { registerTemplateCommands } from "../../src/cli/templates.js";
 import { registerTicketCommands } from "../../src/cli/tickets.js";
 import { registerWorkCommands } from "../../src/cli/work.js";
 import { runCli } from "../helpers/cli.js";
@@ -28,6 +30,8 @@ test("every client command's --help has examples that start with `tack <its name
     registerWorkCommands,
     registerBoardCommands,
     registerTicketCommands,
+    registerLoopCommands,
+    registerTemplateCommands,
     registerAnnotationCommands,
     registerRemoteCommands,
     registerRawCommands,
@@ -61,7 +65,21 @@ test("every client command's --help has examples that start with `tack <its name
 test("tack --help lists the client commands and the exit codes", async () => {
   const exit = await runCli(["--help"]);
   assert.equal(exit.code, 0);
-  for (const name of ["serve", "prime", "ready", "next", "ticket", "mcp", "Exit codes"]) {
+  for (const name of [
+    "serve",
+    "prime",
+    "ready",
+    "next",
+    "ticket",
+    "ask",
+    "inbox",
+    "answer",
+    "check",
+    "template",
+    "mcp",
+    "Exit codes",
+    "6 no answer",
+  ]) {
     assert.ok(exit.stdout.includes(name), `missing ${name}`);
   }
 });

@@ -54,7 +54,7 @@ test("an SDK client initializes over /mcp and gets the tools and instructions of
   // The tool list never changes during a session: nothing to listen for.
   assert.equal(client.getServerCapabilities()?.tools?.listChanged, false);
   const { tools } = await client.listTools();
-  assert.equal(tools.length, 15);
+  assert.equal(tools.length, 17);
   assert.ok(tools.every((tool) => tool.outputSchema?.type === "object"));
   await client.close();
 });
@@ -85,7 +85,7 @@ test("toolsets and read-only come from the query string; a wrong one is refused"
   const wrong = await post(initialize(), {}, "?toolsets=admin,everything");
   assert.equal(wrong.status, 400);
   assert.deepEqual(await wrong.json(), {
-    error: 'unknown toolset "everything": use remote, admin',
+    error: 'unknown toolset "everything": use remote, admin, templates',
   });
   const typo = await post(initialize(), {}, "?readonly=true");
   assert.equal(typo.status, 400, "an unknown parameter is refused, not ignored");

@@ -51,7 +51,7 @@ test("tack mcp answers over stdio and exits with 0 when stdin closes", async () 
   child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
 
   const listed = await request(2, "tools/list", {});
-  assert.equal(listed.result.tools.length, 15);
+  assert.equal(listed.result.tools.length, 17);
   const searched = await request(3, "tools/call", { name: "search_tickets", arguments: {} });
   assert.deepEqual(searched.result.structuredContent, {
     total: 0,
@@ -111,7 +111,7 @@ test("tack mcp answers what it received before stdin closed, and -32700 for a li
     replies.find((reply) => reply.id === 1)?.result.capabilities.tools.listChanged,
     false,
   );
-  assert.equal(replies.find((reply) => reply.id === 2)?.result.tools.length, 15);
+  assert.equal(replies.find((reply) => reply.id === 2)?.result.tools.length, 17);
   assert.equal(replies.find((reply) => reply.id === 3)?.result.structuredContent.total, 0);
   assert.equal(replies.length, 4);
 });
