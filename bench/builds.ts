@@ -1,6 +1,6 @@
 /**
- * Another commit's build beside this tree's, for the alternated comparisons (compare.ts,
- * startup.ts): a detached git worktree in a temporary folder, sharing this tree's node_modules.
+ * Another commit's build beside this tree's, for the benchmarks' `--compare <commit>`
+ * (bench/main.ts): a detached git worktree in a temporary folder, sharing this tree's node_modules.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync } from "node:fs";

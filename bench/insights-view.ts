@@ -1,6 +1,6 @@
 /**
- * `npm run bench:insights-view [-- rounds]`: how long the web UI's Insights view takes to draw on
- * the board of `npm run bench:insights` (20,000 tickets, 100,000 activity entries), its history
+ * `npm run bench -- insights-view [--rounds N]`: how long the web UI's Insights view takes to
+ * draw on the board of `npm run bench -- insights` (20,000 tickets, 100,000 activity entries), its history
  * ending now so the default period (30 days, daily buckets) is full. The built server (`dist/`)
  * serves the built UI; Debian's Chromium (/usr/bin/chromium, headless) opens
  * /boards/{id}/insights `rounds` times in fresh contexts and reads the view's performance marks:
@@ -13,12 +13,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
 import { ROOT } from "./builds.js";
 import { seed } from "./insights.js";
 import { startTack, waitForIdle } from "./lib.js";
 
-const rounds = Number(process.argv[2] ?? 5);
+const { values } = parseArgs({ options: { rounds: { type: "string", default: "5" } } });
+const rounds = Number(values.rounds);
 const folder = mkdtempSync(join(tmpdir(), "tack-bench-insights-view-"));
 const dbFile = join(folder, "tack.sqlite");
 const boardId = await seed(ROOT, dbFile, Date.now());

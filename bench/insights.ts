@@ -1,5 +1,5 @@
 /**
- * `npm run bench:insights [-- flags]`: server CPU of `GET /api/boards/{id}/insights` on a board
+ * `npm run bench -- insights [flags]`: server CPU of `GET /api/boards/{id}/insights` on a board
  * of 20,000 tickets with 100,000 activity entries, 30 daily buckets (the target of issue #23:
  * at most 200 ms). The history is written straight into a fresh database (as tack records it:
  * created, claimed, moved, resolved or released, five entries per ticket over 60 days), then the
@@ -13,27 +13,24 @@
  *                     its own schema, both servers up, batches alternated `--rounds` times;
  *                     prints medians and the ratio
  *   --rounds N        alternations with --compare (default 3)
- *   --profile         run this tree's server under `node --cpu-prof` and print the profile's
- *                     summary (bench/profile-summary.ts); the file stays in bench/profiles/
+ *   (the runner's --profile profiles this tree's server: bench/main.ts)
  *   --after-write     resolve or reopen one ticket before each request (insights right after a
  *                     write, the write's CPU included)
  *   --seed-only <file>  just write the database (for profiling by hand)
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { buildsToCompare, median, ROOT, removeCheckOut, spread } from "./builds.js";
 import { cpuMs, startTack, type TackProcess, waitForIdle } from "./lib.js";
-import { summarizeProfile } from "./profile-summary.js";
 
 const TICKETS = 20_000;
 const ENTRIES_PER_TICKET = 5;
 const DAY = 86_400_000;
 const END = Date.parse("2026-03-01T00:00:00.000Z");
-const PROFILES = fileURLToPath(new URL("./profiles/", import.meta.url));
 
 interface Statement {
   run(...values: unknown[]): { lastInsertRowid: number | bigint };
@@ -210,7 +207,6 @@ async function main(): Promise<void> {
       requests: { type: "string", default: "10" },
       compare: { type: "string" },
       rounds: { type: "string", default: "3" },
-      profile: { type: "boolean", default: false },
       "after-write": { type: "boolean", default: false },
       "seed-only": { type: "string" },
     },
@@ -224,16 +220,12 @@ async function main(): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), "tack-bench-insights-"));
   const checkouts: string[] = [];
   const builds: Build[] = [];
-  if (values.profile) mkdirSync(PROFILES, { recursive: true });
-  const profilesBefore = new Set(values.profile ? readdirSync(PROFILES) : []);
   try {
     const roots = buildsToCompare(values.compare, checkouts);
     for (const [index, { name, root }] of roots.entries()) {
       const dbFile = join(folder, `tack-${index}.sqlite`);
       const boardId = await seed(root, dbFile);
-      const nodeArgs =
-        values.profile && root === ROOT ? ["--cpu-prof", `--cpu-prof-dir=${PROFILES}`] : [];
-      const tack = await startTack([], root, { dbFile, settleMs: 500, nodeArgs });
+      const tack = await startTack([], root, { dbFile, settleMs: 500 });
       await waitForIdle(tack.pid);
       const url = `${tack.url}/api/boards/${boardId}/insights?${QUERY}`;
       const first = await fetch(url);
@@ -290,19 +282,13 @@ async function main(): Promise<void> {
     for (const checkout of checkouts) removeCheckOut(checkout);
     rmSync(folder, { recursive: true, force: true });
   }
-  if (values.profile) {
-    for (const file of readdirSync(PROFILES).filter((name) => !profilesBefore.has(name))) {
-      console.log(`\nprofile: bench/profiles/${file}`);
-      console.log(summarizeProfile(join(PROFILES, file), /insights|flow|replay|JSON|parse/));
-    }
-  }
 }
 
 // Only when run (bench/insights-view.ts imports seed).
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   main().catch((error: unknown) => {
     console.error(
-      `bench:insights: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      `bench insights: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     );
     process.exit(1);
   });

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 
@@ -39,9 +39,13 @@ function startNodeOptions(root: string): string[] {
 }
 
 /**
- * Starts `tack serve` on a fresh temporary database and a free port; resolves with its URL.
- * `root` is the checkout whose build (dist/) runs: this one, or another commit's (compare.ts).
+ * Where `npm run bench -- <name> --profile` wants CPU profiles of this tree's servers
+ * (bench/main.ts sets it; a server of another commit's build is never profiled, so a
+ * `--compare` run profiles the build under work only).
  */
+export const PROFILE_DIR_VARIABLE = "TACK_BENCH_PROFILE_DIR";
+
+/** Options of startTack. */
 export interface StartOptions {
   /** Wait after the start line before resolving (default 2 s). */
   settleMs?: number;
@@ -51,6 +55,10 @@ export interface StartOptions {
   dbFile?: string;
 }
 
+/**
+ * Starts `tack serve` on a fresh temporary database and a free port; resolves with its URL.
+ * `root` is the checkout whose build (dist/) runs: this one, or another commit's (builds.ts).
+ */
 export async function startTack(
   extraArgs: string[] = [],
   root = ROOT,
@@ -58,6 +66,11 @@ export async function startTack(
 ): Promise<TackProcess> {
   const folder = mkdtempSync(join(tmpdir(), "tack-bench-"));
   const dbFile = options.dbFile ?? join(folder, "tack.sqlite");
+  const profileDir = process.env[PROFILE_DIR_VARIABLE];
+  const profiling =
+    profileDir && resolve(root) === resolve(ROOT)
+      ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`]
+      : [];
   const env = { ...process.env };
   for (const key of ["HOST", "PORT", "NODE_OPTIONS", "GITHUB_TOKEN"]) delete env[key];
   for (const key of Object.keys(env)) if (key.startsWith("TACK_")) delete env[key];
@@ -67,6 +80,7 @@ export async function startTack(
     process.execPath,
     [
       ...startNodeOptions(root),
+      ...profiling,
       ...(options.nodeArgs ?? []),
       "dist/cli.js",
       "serve",
@@ -469,7 +483,7 @@ export function percentile(sorted: number[], p: number): number {
 // ---------------------------------------------------------------------------------------------
 // Reports
 
-/** What a bench module returns: run.ts prints it. */
+/** What bench/boards.ts measures, as printReport prints it. */
 export interface BenchReport {
   title: string;
   /** One line about the data set, e.g. "50 boards x 4 lanes x 10 tags". */
@@ -478,15 +492,6 @@ export interface BenchReport {
   /** Server memory when the module finished (peak = VmHWM since the process started). */
   memory: MemorySample | null;
   notes?: string[];
-}
-
-export function isBenchReport(value: unknown): value is BenchReport {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    typeof (value as BenchReport).title === "string" &&
-    Array.isArray((value as BenchReport).results)
-  );
 }
 
 /** How long each scenario runs; `BENCH_DURATION_MS` shortens or lengthens every bench. */

@@ -1,7 +1,7 @@
 /**
- * `npm run bench:live-profile -- <mode> [seconds] [flags]`: server CPU per operation on a
- * 10,000-ticket board (bench/dataset.ts) with board streams open, as issue #20 measured it, and a
- * V8 CPU profile of the server (`--cpu-prof`) to read with bench/profile-summary.ts.
+ * `npm run bench -- live <mode> [seconds] [flags]`: server CPU per operation on a 10,000-ticket
+ * board (bench/dataset.ts) with board streams open, as issue #20 measured it, split by thread;
+ * with the runner's --profile, a V8 CPU profile of the server as well (bench/main.ts).
  *
  * The board is seeded once into a cached file in the OS temp dir, named by the dataset and the
  * schema version (a seed from before a migration is not reused: the server would migrate it at
@@ -18,15 +18,12 @@
  *   --warmup S        seconds of title PATCHes before measuring, default 0 [WARM]; runs shorter
  *                     than ~8-10 s are dominated by JIT warm-up without it
  *   --node-args "..." extra node options for the server, e.g. "--max-semi-space-size=32" [NODEARGS]
- *   --no-profile      no --cpu-prof (its sampling costs the server CPU too)
- *   --profile-dir D   where the .cpuprofile goes, default bench/profiles/
  * Prints the server's CPU per operation, split into its main thread and the other threads (V8's
  * GC helpers, libuv's pool) from /proc/<pid>/task: Linux only. Needs the build in dist/.
  */
 import {
   copyFileSync,
   existsSync,
-  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -34,9 +31,8 @@ import {
   rmSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { migrations } from "../src/storage/migrations/index.js";
 import { issueBoardDocument, RARE_WORD } from "./dataset.js";
@@ -65,11 +61,6 @@ function options() {
       concurrency: { type: "string", default: process.env.CONC ?? "1" },
       warmup: { type: "string", default: process.env.WARM ?? "0" },
       "node-args": { type: "string", default: process.env.NODEARGS ?? "" },
-      "no-profile": { type: "boolean", default: false },
-      "profile-dir": {
-        type: "string",
-        default: fileURLToPath(new URL("./profiles/", import.meta.url)),
-      },
     },
   });
   const [mode = "patch", seconds = "5"] = positionals;
@@ -87,7 +78,6 @@ function options() {
     concurrency: number("--concurrency", values.concurrency, 1),
     warmupSeconds: number("--warmup", values.warmup, 0),
     nodeArgs: values["node-args"].split(" ").filter((word) => word !== ""),
-    profileDir: values["no-profile"] ? undefined : resolve(values["profile-dir"]),
   };
 }
 
@@ -185,24 +175,12 @@ async function main(): Promise<void> {
     rmSync(folder, { recursive: true, force: true });
     process.exit(130);
   });
-  const profileDir = flags.profileDir;
-  const before = new Set<string>();
   try {
     const dbFile = join(folder, "tack.sqlite");
     for (const suffix of SQLITE_FILES) {
       if (existsSync(seed + suffix)) copyFileSync(seed + suffix, dbFile + suffix);
     }
-    if (profileDir) {
-      mkdirSync(profileDir, { recursive: true });
-      for (const file of readdirSync(profileDir)) before.add(file);
-    }
-    const profiling = profileDir
-      ? ["--cpu-prof", "--cpu-prof-interval=200", `--cpu-prof-dir=${profileDir}`]
-      : [];
-    const tack = await startTack([], undefined, {
-      dbFile,
-      nodeArgs: [...profiling, ...flags.nodeArgs],
-    });
+    const tack = await startTack([], undefined, { dbFile, nodeArgs: flags.nodeArgs });
     try {
       await measure(tack, flags);
     } finally {
@@ -210,12 +188,6 @@ async function main(): Promise<void> {
     }
   } finally {
     rmSync(folder, { recursive: true, force: true });
-  }
-  if (profileDir) {
-    for (const file of readdirSync(profileDir).filter((name) => !before.has(name))) {
-      console.log(`profile: ${join(profileDir, file)}`);
-    }
-    console.log("read it with: node --import tsx bench/profile-summary.ts <file> [--tree <regex>]");
   }
 }
 
@@ -258,7 +230,7 @@ async function measure(tack: TackProcess, flags: ReturnType<typeof options>): Pr
 
 main().catch((error: unknown) => {
   console.error(
-    `bench:live-profile: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    `bench live: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
   );
   process.exit(1);
 });

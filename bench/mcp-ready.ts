@@ -9,8 +9,8 @@
  * /proc/<pid>/schedstat before and after each request (nanoseconds; steady under load, where
  * wall times are not).
  *
- * node --import tsx bench/mcp-ready.ts [rounds] [--compare <git-ref>] [--tickets N]
- * [--cpu-prof <folder>]: with --compare, that commit's build runs beside this tree's, the two
+ * `npm run bench -- mcp [--rounds N] [--compare <commit>] [--tickets N]`: `--rounds` requests of
+ * each kind (default 400); with --compare, that commit's build runs beside this tree's, the two
  * alternated request by request, with the ratios old/new.
  */
 import { readFileSync } from "node:fs";
@@ -21,15 +21,14 @@ import { buildsToCompare, removeCheckOut } from "./builds.js";
 import { issueBoardDocument } from "./dataset.js";
 import { percentile, startTack, type TackProcess, waitForIdle } from "./lib.js";
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
+const { values } = parseArgs({
   options: {
     compare: { type: "string" },
+    rounds: { type: "string", default: "400" },
     tickets: { type: "string", default: "1000" },
-    "cpu-prof": { type: "string" },
   },
 });
-const rounds = Number(positionals[0] ?? 400);
+const rounds = Number(values.rounds);
 const tickets = Number(values.tickets);
 
 /** Main-thread CPU of a process in ms (precise: the scheduler's own nanoseconds). */
@@ -102,10 +101,7 @@ const MCP_HEADERS = {
 };
 
 async function startBuild(name: string, root: string): Promise<Build> {
-  const tack = await startTack([], root, {
-    settleMs: 0,
-    nodeArgs: values["cpu-prof"] ? ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof"]}`] : [],
-  });
+  const tack = await startTack([], root, { settleMs: 0 });
   const http = new Http(tack.url);
   const imported = await http.send(
     "POST",

@@ -1,12 +1,14 @@
 /**
- * `npm run bench:startup [-- <git-ref>] [rounds]`: how fast tack answers right after it starts.
- * Each round starts a fresh server (of this tree, and of `<git-ref>` when given, alternated),
+ * `npm run bench -- startup [--compare <commit>] [--rounds N]`: how fast tack answers right
+ * after it starts. Each round (default 4) starts a fresh server (of this tree, and of that
+ * commit's build with --compare, alternated),
  * polls `GET /api/health` until it answers, then sends ten requests, one every 200 ms (the first
  * two seconds, when a UI or an agent that just started tack loads its data), and records each
  * one's latency. Then the idle RSS 3 s after the start line.
  */
 import { performance } from "node:perf_hooks";
-import { checkOut, median, ROOT, removeCheckOut, spread } from "./builds.js";
+import { parseArgs } from "node:util";
+import { buildsToCompare, median, removeCheckOut, spread } from "./builds.js";
 import { Client, printTable, type RequestSpec, startTack } from "./lib.js";
 
 const REQUESTS = 10;
@@ -49,17 +51,14 @@ async function oneStart(root: string): Promise<Round> {
 }
 
 async function main(): Promise<void> {
-  const [ref, roundsArgument = "4"] = process.argv.slice(2);
-  const rounds = Number(roundsArgument);
-  if (!Number.isInteger(rounds) || rounds < 1) {
-    throw new Error("usage: npm run bench:startup -- [<git-ref>] [rounds]");
-  }
-  const other = ref ? checkOut(ref) : undefined;
+  const { values } = parseArgs({
+    options: { compare: { type: "string" }, rounds: { type: "string", default: "4" } },
+  });
+  const rounds = Number(values.rounds);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error("--rounds must be an integer >= 1");
+  const checkouts: string[] = [];
   try {
-    const builds = [
-      ...(ref && other ? [{ name: ref, root: other }] : []),
-      { name: "this tree", root: ROOT },
-    ];
+    const builds = buildsToCompare(values.compare, checkouts);
     const results = new Map<string, Round[]>();
     for (let round = 1; round <= rounds; round++) {
       for (const build of builds) {
@@ -95,11 +94,11 @@ async function main(): Promise<void> {
     ]);
     printTable(header, rows);
   } finally {
-    if (other) removeCheckOut(other);
+    for (const checkout of checkouts) removeCheckOut(checkout);
   }
 }
 
 main().catch((error: unknown) => {
-  console.error(`bench:startup: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`bench startup: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

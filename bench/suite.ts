@@ -1,11 +1,11 @@
 /**
- * `npm run bench`: issue #11's measurements, each with its target and PASS/FAIL. Seeds a
+ * `npm run bench -- idle`: issue #11's measurements, each with its target and PASS/FAIL. Seeds a
  * 5,000-ticket board (12,000 comments, ~1 KB Markdown bodies: bench/dataset.ts) through the
  * import endpoint of a fresh server, runs every scenario of bench/scenarios.ts against it (10
  * requests in flight, BENCH_DURATION_MS each, default 3 s), fans one change out to 100 board
  * streams, then imports 20,000 tickets + 50,000 comments into another fresh server. Prints
  * req/s, p50/p99, server CPU per request (all threads, user + system, from /proc) and RSS;
- * writes the raw figures to bench/results.json.
+ * writes the raw figures to bench/results.json (not committed: a run's figures belong in its note).
  */
 import { writeFileSync } from "node:fs";
 import { request as httpRequest, type IncomingMessage } from "node:http";

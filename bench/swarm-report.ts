@@ -1,5 +1,5 @@
 /**
- * What `npm run bench:swarm` prints: the read-after-write table with targets and PASS/FAIL, one
+ * What `npm run bench -- swarm` prints: the read-after-write table with targets and PASS/FAIL, one
  * table per swarm run, and with `--compare` each figure's median per build and the ratio.
  */
 import { median } from "./builds.js";

@@ -1,7 +1,7 @@
 /**
- * `npm run bench:swarm`: issue #20's measurements of a board that agents are changing. Seeds a
- * 10,000-ticket board (bench/dataset.ts: ~9,800 open, one lane ~12 %, a word in ~3 %; 2.4
- * comments per ticket) once, and starts a fresh server on a copy of it for each phase:
+ * `npm run bench -- swarm [flags]`: issue #20's measurements of a board that agents are
+ * changing. Seeds a 10,000-ticket board (bench/dataset.ts: ~9,800 open, one lane ~12 %, a word
+ * in ~3 %; 2.4 comments per ticket) once, and starts a fresh server on a copy of it per phase:
  *   1. the "read right after a write" table and claim-next with 32 concurrent callers
  *      (bench/swarm-reads.ts), each with its target;
  *   2. for each K (default 8, then 32): K agents and two UI-like clients for a fixed time
@@ -13,8 +13,8 @@
  * --write-streams 34 (board streams held open during the read-after-write table: two UIs and 32
  * agents; 0 as before issue #20's write work), --skip-reads, --skip-swarm, --json <file> (every
  * figure of every run), and
- * --compare <git-ref> [--rounds N]: that commit's build and this tree's, alternated phase by
- * phase in one run, with ratios.
+ * --compare <commit> [--rounds N]: that commit's build (a temporary worktree, bench/builds.ts)
+ * and this tree's, alternated phase by phase in one run, with ratios.
  */
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   const flags = options();
   const cpu = cpus();
   console.log(
-    `tack bench:swarm (issue #20) — node ${process.version}, ${cpu.length} x ${cpu[0]?.model.trim()}, load average ${loadavg()
+    `tack bench swarm (issue #20) — node ${process.version}, ${cpu.length} x ${cpu[0]?.model.trim()}, load average ${loadavg()
       .map((value) => value.toFixed(1))
       .join(" ")}, ${new Date().toISOString()}`,
   );
@@ -244,7 +244,7 @@ let lastReadRows: ReadAfterWriteRow[] = [];
 
 main().catch((error: unknown) => {
   console.error(
-    `bench:swarm: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    `bench swarm: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
   );
   process.exit(1);
 });

@@ -1,9 +1,9 @@
 /**
- * `npm run bench:floor`: what issue #11's single-ticket scenarios cost when an HTTP service on
+ * `npm run bench -- floor [--rounds N]`: what issue #11's single-ticket scenarios cost when an HTTP service on
  * tack's stack does nothing but the operation (bench/floor-server.ts), next to tack itself, all
  * on the same 5,000-ticket board, 10 requests in flight, server CPU per request (all threads)
  * and requests per second. The floor servers and tack alternate round by round (a fresh
- * process each), as the machine's load drifts; medians are printed.
+ * process each), as the machine's load drifts; medians of `--rounds` (default 3) are printed.
  *
  * Floors measured: `floor` (group commit, bodies rendered by tack's renderer: the least a
  * durable create, rename, comment or detail can cost on this stack), `floor, FULL` (every
@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { median } from "./builds.js";
 import { issueBoardDocument } from "./dataset.js";
 import {
@@ -135,7 +136,9 @@ async function startTackOnBoard(): Promise<Server> {
 }
 
 async function main(): Promise<void> {
-  const rounds = Number(process.argv[2] ?? "3");
+  const { values } = parseArgs({ options: { rounds: { type: "string", default: "3" } } });
+  const rounds = Number(values.rounds);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error("--rounds must be an integer >= 1");
   const contenders = [
     ...FLOORS.map((floor) => ({ name: floor.name, start: () => startFloor(floor.args) })),
     { name: "tack", start: startTackOnBoard },
