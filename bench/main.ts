@@ -138,7 +138,7 @@ const BENCHMARKS: Benchmark[] = [
     file: "markdown-render.ts",
     summary: "CPU per ticket body rendered to sanitized HTML, in process",
     server: false,
-    compares: false,
+    compares: true,
   },
   {
     name: "profile",

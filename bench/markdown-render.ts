@@ -6,13 +6,31 @@
  * same over the bodies of the bench board (`issueBoardDocument`, 2,000 tickets and 4,800
  * comments: headings, task lists, a `ts` fence and a bare link each, no raw HTML).
  *
- *   node --import tsx bench/markdown-render.ts [bodies] [rounds]
+ *   npm run bench -- markdown [bodies] [rounds] [--compare <commit>]
+ *
+ * In process: this tree's renderer from its source. With --compare, that commit's build
+ * (dist/domain/markdown.js of a temporary worktree, bench/builds.ts) renders the same bodies in
+ * the same process, the two alternated round by round, with the ratio of their medians.
  */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import { renderMarkdownMany } from "../src/domain/markdown.js";
+import { buildsToCompare, median, ROOT, removeCheckOut } from "./builds.js";
 import { issueBoardDocument } from "./dataset.js";
 
-const count = Number(process.argv[2] ?? 2000);
-const rounds = Number(process.argv[3] ?? 5);
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { compare: { type: "string" } },
+});
+const count = Number(positionals[0] ?? 2000);
+const rounds = Number(positionals[1] ?? 5);
+
+type Render = (sources: readonly string[]) => unknown;
+interface Renderer {
+  name: string;
+  render: Render;
+}
 
 function body(index: number): string {
   const parts = [
@@ -43,39 +61,69 @@ function body(index: number): string {
   return parts.join("\n");
 }
 
-/** Prints the median and minimum CPU microseconds per body of `rounds` renders of `bodies`. */
-function measure(label: string, bodies: readonly string[]): void {
+/**
+ * Prints the median and minimum CPU microseconds per body of `rounds` renders of `bodies` by
+ * each renderer, their rounds alternated.
+ */
+async function measure(label: string, bodies: readonly string[], renderers: Renderer[]) {
   const chars = bodies.reduce((sum, text) => sum + text.length, 0);
-  // Warm-up: let V8 optimize the renderer before it is measured.
-  renderMarkdownMany(bodies.slice(0, 500).map((text) => `${text} `));
-  const perBody: number[] = [];
+  // Warm-up: let V8 optimize each renderer before it is measured.
+  for (const { render } of renderers) render(bodies.slice(0, 500).map((text) => `${text} `));
+  const perBody = renderers.map(() => [] as number[]);
   for (let round = 0; round < rounds; round++) {
     // A distinct suffix per round: every body is new to renderMarkdownMany's per-call dedup.
     const fresh = bodies.map((text) => `${text}\n${round}`);
-    // CPU time of this thread, not wall time: on a shared machine the wall clock also counts the
-    // time other processes held the core.
-    const started = process.cpuUsage();
-    renderMarkdownMany(fresh);
-    const used = process.cpuUsage(started);
-    perBody.push((used.user + used.system) / bodies.length);
+    for (const [index, { render }] of renderers.entries()) {
+      // CPU time of this thread, not wall time: on a shared machine the wall clock also counts
+      // the time other processes held the core.
+      const started = process.cpuUsage();
+      await render(fresh);
+      const used = process.cpuUsage(started);
+      perBody[index]?.push((used.user + used.system) / bodies.length);
+    }
   }
-  perBody.sort((a, b) => a - b);
-  console.log(
-    `${label}: ${bodies.length} bodies of ~${Math.round(chars / bodies.length)} chars, ` +
-      `${rounds} rounds: median ${perBody[Math.floor(rounds / 2)]?.toFixed(1)} us CPU/body, ` +
-      `min ${perBody[0]?.toFixed(1)}`,
-  );
+  const size = `${bodies.length} bodies of ~${Math.round(chars / bodies.length)} chars`;
+  for (const [index, { name }] of renderers.entries()) {
+    const figures = perBody[index] as number[];
+    console.log(
+      `${label}, ${name}: ${size}, ${rounds} rounds: median ${median(figures).toFixed(1)} us ` +
+        `CPU/body, min ${Math.min(...figures).toFixed(1)}`,
+    );
+  }
+  if (renderers.length === 2) {
+    const [before, after] = perBody as [number[], number[]];
+    console.log(
+      `${label}: ${renderers[0]?.name} / this tree ${(median(before) / median(after)).toFixed(2)}`,
+    );
+  }
 }
 
-measure(
-  "issue-style",
-  Array.from({ length: count }, (_, index) => body(index)),
-);
-const board = issueBoardDocument({ tickets: 2000, comments: 4800 });
-measure(
-  "bench board",
-  board.tickets.flatMap((ticket) => [
-    ticket.bodyMarkdown,
-    ...ticket.comments.map((comment) => comment.bodyMarkdown),
-  ]),
-);
+const checkouts: string[] = [];
+try {
+  const renderers: Renderer[] = [];
+  for (const build of buildsToCompare(values.compare, checkouts)) {
+    if (build.root === ROOT) {
+      renderers.push({ name: build.name, render: renderMarkdownMany });
+    } else {
+      const url = pathToFileURL(join(build.root, "dist", "domain", "markdown.js")).href;
+      const other = (await import(url)) as { renderMarkdownMany: Render };
+      renderers.push({ name: build.name, render: other.renderMarkdownMany });
+    }
+  }
+  await measure(
+    "issue-style",
+    Array.from({ length: count }, (_, index) => body(index)),
+    renderers,
+  );
+  const board = issueBoardDocument({ tickets: 2000, comments: 4800 });
+  await measure(
+    "bench board",
+    board.tickets.flatMap((ticket) => [
+      ticket.bodyMarkdown,
+      ...ticket.comments.map((comment) => comment.bodyMarkdown),
+    ]),
+    renderers,
+  );
+} finally {
+  for (const checkout of checkouts) removeCheckOut(checkout);
+}
