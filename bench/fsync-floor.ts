@@ -2,7 +2,8 @@
  * `node --import tsx bench/fsync-floor.ts`: the cost of one commit on this disk, whatever tack
  * does around it. A bare better-sqlite3 loop of one-row transactions (a 1 KB row) in WAL mode with
  * each `synchronous` setting: wall and CPU (user + system) per commit. The floor under every
- * write of tack, which keeps `synchronous = FULL` (docs/performance.md).
+ * write of tack, which commits with NORMAL and syncs the log once per group of commits
+ * (docs/performance.md, "Durable writes: group commit and checkpoints").
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -360,7 +360,7 @@ export interface LoadOptions {
    * ...and for at least this long (default 0). A server's first seconds on a code path are
    * dearer: V8 compiles it on its helper threads and runs it slower until then (a create cost
    * ~1.1 ms of CPU in its first 4 s of load and ~0.6 ms from its ninth second; see
-   * docs/performance.md, "fourth pass").
+   * docs/performance.md, "How to measure").
    */
   warmupMs?: number;
 }

@@ -126,8 +126,8 @@ async function readAfterPatch(
  * the PATCH's and the reads' code, its checkpoint thread has started. Without it the first
  * forms' blocks (the full list's and the lane's) also pay that one-time work, on V8's helper
  * threads (concurrent compilation) and in a slower main thread, and most of it lands in their
- * PATCH-alone blocks, so the PATCH row held start-up cost (docs/performance.md, "The bench's
- * PATCH row and the reads' leftovers (session 12)"). Title PATCHes alone for half the time (a
+ * PATCH-alone blocks, so the PATCH row held start-up cost (docs/performance.md, "How to
+ * measure"). Title PATCHes alone for half the time (a
  * build of either speed does thousands), then PATCH + read pairs of every form in turn.
  */
 async function serverWarmup(
