@@ -1,8 +1,8 @@
 /**
- * `npm run build && node --import tsx bench/ask-waiters.ts [callers] [seconds] [one]`: what
- * callers waiting on asks (`GET /api/asks/{id}?wait=60`, docs/api.md "Asks") cost the server, a
- * child process started as users start it. Default 200 callers, each on its own connection and
- * its own ask, and 10-second windows; with `one`, every caller waits on the same ask.
+ * `npm run bench -- ask-waiters [callers] [seconds] [one]`: what callers waiting on asks
+ * (`GET /api/asks/{id}?wait=60`, docs/api.md "Asks") cost the server, a child process started
+ * as users start it. Default 200 callers, each on its own connection and its own ask, and
+ * 10-second windows; with `one`, every caller waits on the same ask.
  *
  * 1. Idle: the server's CPU time and RSS over one window with nobody waiting.
  * 2. Waiting: the callers send their GETs; once every one has been sent (and a second more), the

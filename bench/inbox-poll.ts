@@ -1,5 +1,5 @@
 /**
- * `npm run build && node --import tsx bench/inbox-poll.ts [asks] [requests]`: what the web UI's
+ * `npm run bench -- inbox-poll [asks] [requests]`: what the web UI's
  * inbox polling costs the server (ui/ARCHITECTURE.md, "The inbox"): every open page sends
  * `GET /api/asks` with If-None-Match every 4 s. With `asks` open asks (default 10) on a built
  * tack in a child process, `requests` sequential polls (default 2,000) answered 200 with the

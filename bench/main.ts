@@ -134,6 +134,21 @@ const BENCHMARKS: Benchmark[] = [
     compares: true,
   },
   {
+    name: "ask-waiters",
+    file: "ask-waiters.ts",
+    summary: "server CPU and RSS while callers wait on asks ([callers] [seconds] [one]), and waking them",
+    server: true,
+    compares: false,
+  },
+  {
+    name: "inbox-poll",
+    file: "inbox-poll.ts",
+    summary:
+      "the web UI inbox's polling: GET /api/asks answered 200 against 304 ([asks] [requests])",
+    server: true,
+    compares: false,
+  },
+  {
     name: "markdown",
     file: "markdown-render.ts",
     summary: "CPU per ticket body rendered to sanitized HTML, in process",
