@@ -63,6 +63,13 @@ const BENCHMARKS: Benchmark[] = [
     compares: true,
   },
   {
+    name: "wal",
+    file: "wal-size.ts",
+    summary: "how large the write-ahead log grows during imports and steady writes, and after",
+    server: true,
+    compares: false,
+  },
+  {
     name: "live",
     file: "live-profile.ts",
     summary:

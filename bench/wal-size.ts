@@ -1,5 +1,5 @@
 /**
- * `npm run bench:wal`: how large the SQLite write-ahead log (`<db>-wal`) grows, sampled every
+ * `npm run bench -- wal [flags]`: how large the SQLite write-ahead log (`<db>-wal`) grows, sampled every
  * 100 ms (issue #34, docs/operations.md "Disk space"):
  *   1. a board import of each size of --imports (default 10000,20000; bench/dataset.ts with 2.4
  *      comments per ticket) into a fresh server: the largest size while it runs, the size when
