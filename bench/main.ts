@@ -143,7 +143,8 @@ const BENCHMARKS: Benchmark[] = [
   {
     name: "ask-waiters",
     file: "ask-waiters.ts",
-    summary: "server CPU and RSS while callers wait on asks ([callers] [seconds] [one]), and waking them",
+    summary:
+      "server CPU and RSS while callers wait on asks ([callers] [seconds] [one]), and waking them",
     server: true,
     compares: false,
   },
