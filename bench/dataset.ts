@@ -50,7 +50,7 @@ export interface BoardShape {
   seed?: number;
 }
 
-/** A tack.board document (CONTRACT §10) of the given shape. */
+/** A tack.board document (docs/api.md, "Export and import") of the given shape. */
 export function issueBoardDocument(shape: BoardShape) {
   const next = random(shape.seed ?? 11);
   const bodyBytes = shape.bodyBytes ?? 880;

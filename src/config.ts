@@ -14,7 +14,10 @@ export interface ServeConfig {
   allowRemote?: boolean;
   /** `--tls-cert` and `--tls-key`: PEM files; https on the same port. */
   tls?: { certFile: string; keyFile: string };
-  /** Days a deleted object stays in the trash (CONTRACT.md §16); 0 erases at once. Default 30. */
+  /**
+   * Days a deleted object stays in the trash (docs/api.md, "The trash"); 0 erases at once. Default
+   * 30.
+   */
   trashDays?: number;
   /** `--skip-check`: start without checking the database file first (docs/operations.md). */
   skipCheck?: boolean;

@@ -124,8 +124,8 @@ export async function startServer(
   // indexed in small background steps, searches scanning them meanwhile.
   services.searchIndex.watch();
   void services.searchIndex.schedule();
-  // Trash entries past their time are erased unasked (CONTRACT.md §16); deletes and trash reads
-  // also erase them on the way, so this only matters for a server nobody writes to.
+  // Trash entries past their time are erased unasked (docs/api.md, "The trash"); deletes and trash
+  // reads also erase them on the way, so this only matters for a server nobody writes to.
   // A failure (a full disk) leaves the entries for the next check or the next delete.
   const purgeExpiredTrash = () => {
     try {

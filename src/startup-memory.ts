@@ -4,8 +4,8 @@
  * young generation to its 16 MiB semi-space maximum on the way (32 MiB committed, ~16 MiB of it
  * resident) and keeps it: V8 shrinks it only in the memory reducer's collection, which waits
  * for several seconds of low allocation (~15 s after the start line), so an idle server read
- * ~100 MiB RSS for its first seconds and ~85 MiB after (docs/performance.md, "Memory (session
- * 10)"). One memory-reducing collection once everything is set up does that at once.
+ * ~100 MiB RSS for its first seconds and ~85 MiB after (docs/performance.md, "Start-up and memory
+ * at rest"). One memory-reducing collection once everything is set up does that at once.
  *
  * V8's only way to ask for that collection from JavaScript without `--expose-gc` is the
  * inspector protocol's `HeapProfiler.collectGarbage` (a low-memory notification), over an

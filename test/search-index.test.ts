@@ -21,7 +21,7 @@ import { startTestServer, type TestServer } from "./helpers/server.js";
 /**
  * The trigram index (docs/performance.md) changes what a search costs, never what it answers:
  * on generated boards, every query's answer equals a straightforward scan of the tickets, done
- * here in JavaScript from CONTRACT.md §6, before and after edits, deletions, moves between
+ * here in JavaScript from docs/api.md, "Search", before and after edits, deletions, moves between
  * boards, reference changes, and a board import (whose tickets are indexed in the background,
  * so it is searched both before and after that). Seeded, so a failure repeats.
  */
@@ -73,7 +73,7 @@ interface Known {
   references: Array<{ kind: string; provider: string; issueKey: string; searchText: string }>;
 }
 
-/** CONTRACT.md §6, applied to every ticket: the answer the index must give. */
+/** docs/api.md, "Search", applied to every ticket: the answer the index must give. */
 function scan(tickets: readonly Known[], q: string): number[] {
   const search = parseTicketSearch(q);
   if (!search) return tickets.map((ticket) => ticket.id).sort((a, b) => a - b);

@@ -3,10 +3,10 @@ import { table } from "./command-kit.js";
 import { EXIT } from "./exit-codes.js";
 
 /**
- * `tack token create|list|revoke` (CONTRACT.md §15). Like `tack backup`, they open the SQLite file
- * themselves instead of asking a server: managing who may reach the server must not itself need
- * a token, and it works whether or not a server runs. A running server reads tokens from the
- * database on each request, so a revocation applies from its next request.
+ * `tack token create|list|revoke` (docs/api.md, "Access tokens"). Like `tack backup`, they open the
+ * SQLite file themselves instead of asking a server: managing who may reach the server must not
+ * itself need a token, and it works whether or not a server runs. A running server reads tokens
+ * from the database on each request, so a revocation applies from its next request.
  */
 export function registerTokenCommands(program: Command): void {
   const group = program

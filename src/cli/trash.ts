@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { TackClient } from "../client/tack-client.js";
 import { clientCommand, groupCommand, handler, parseId, table } from "./command-kit.js";
 
-// The trash (CONTRACT.md §16): `tack trash list|restore|erase`.
+// The trash (docs/api.md, "The trash"): `tack trash list|restore|erase`.
 
 export function registerTrashCommands(program: Command): void {
   const trash = groupCommand(

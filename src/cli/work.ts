@@ -8,7 +8,8 @@ import { clientCommand, handler, parseId, parseIntIn } from "./command-kit.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { ticketTable, ticketText } from "./ticket-format.js";
 
-// The agent's loop: prime, ready, next, claim, renew, release (CONTRACT §13).
+// The agent's loop: prime, ready, next, claim, renew, release (docs/api.md, "Coordination for
+// agents").
 
 export function registerWorkCommands(program: Command): void {
   clientCommand(
@@ -108,8 +109,8 @@ export function registerWorkCommands(program: Command): void {
       }),
     );
 
-  // Claiming a ticket one already holds renews it (CONTRACT §13): `renew` is `claim` by its
-  // everyday name, one action for both.
+  // Claiming a ticket one already holds renews it (docs/api.md, "Coordination for agents"): `renew`
+  // is `claim` by its everyday name, one action for both.
   const claimOrRenew = handler(async ({ client, flags, output }, id) => {
     const ticket = await client.claim(parseId(id as string, "ticket"), {
       leaseSeconds: lease(flags.lease),

@@ -26,9 +26,12 @@ export const DEFAULT_URL = "http://127.0.0.1:3000";
 export interface ClientOptions {
   /** Base URL of a running tack, e.g. http://127.0.0.1:3000. */
   url: string;
-  /** Who claims and releases tickets (CONTRACT §13 `actor`). */
+  /** Who claims and releases tickets (`actor`, docs/api.md, "Coordination for agents"). */
   actor: string;
-  /** An access token (CONTRACT §15), sent as `Authorization: Bearer`; none on loopback by default. */
+  /**
+   * An access token (docs/api.md, "Access tokens"), sent as `Authorization: Bearer`; none on
+   * loopback by default.
+   */
   token?: string | undefined;
   /** How requests travel; global fetch unless given (`/mcp` answers through Fastify's inject). */
   fetch?: typeof fetch;
@@ -182,7 +185,7 @@ export class TackClient {
     );
   }
 
-  // Trash (CONTRACT.md §16)
+  // Trash (docs/api.md, "The trash")
   async listTrash(boardId?: number): Promise<TrashItemT[]> {
     const query = boardId === undefined ? "" : `?boardId=${boardId}`;
     return (await this.call<{ items: TrashItemT[] }>("GET", `/api/trash${query}`)).items;
@@ -249,7 +252,7 @@ export class TackClient {
   renameLane(laneId: number, name: string) {
     return this.call<LaneT>("PATCH", `/api/lanes/${laneId}`, { body: { name } });
   }
-  /** Sets a lane's WIP limit; null clears it (CONTRACT.md §14). */
+  /** Sets a lane's WIP limit; null clears it (docs/api.md, "Lanes"). */
   setWipLimit(laneId: number, wipLimit: number | null) {
     return this.call<LaneT>("PATCH", `/api/lanes/${laneId}`, { body: { wipLimit } });
   }
@@ -261,7 +264,9 @@ export class TackClient {
     ).lanes;
   }
 
-  /** Flow figures of a board (CONTRACT.md §14); absent fields take the server's defaults. */
+  /**
+   * Flow figures of a board (docs/api.md, "Insights"); absent fields take the server's defaults.
+   */
   insights(boardId: number, query: InsightsParams = {}) {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) {
@@ -331,7 +336,7 @@ export class TackClient {
     ).tickets;
   }
 
-  // Coordination (CONTRACT §13)
+  // Coordination (docs/api.md, "Coordination for agents")
   claim(ticketId: number, options: ClaimOptions = {}) {
     const body: Record<string, unknown> = { actor: this.actor };
     if (options.leaseSeconds !== undefined) body.leaseSeconds = options.leaseSeconds;

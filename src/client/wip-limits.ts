@@ -9,7 +9,7 @@ export interface LaneAtLimit {
 }
 
 /**
- * The lanes at or over their WIP limit (CONTRACT.md §14), in lane order. `tickets` must hold
+ * The lanes at or over their WIP limit (docs/api.md, "Lanes"), in lane order. `tickets` must hold
  * every unarchived ticket of the board (a plain ticket list does): limits are soft, so agents
  * are told where starting more would pile up rather than stopped.
  */

@@ -5,7 +5,7 @@ import { NotFound } from "./errors.js";
 import type { ActivityLog } from "./model.js";
 
 /**
- * The activity history (CONTRACT.md §7). Domain modules call `record` inside the same
+ * The activity history (docs/api.md, "Activity"). Domain modules call `record` inside the same
  * transaction as the change it describes, one entry per ticket per change. Action names are
  * stable, machine-readable identifiers listed in docs/activity.md.
  */
@@ -29,7 +29,7 @@ const toRow = (entry: ActivityEntry): NewActivity => ({
   createdAt: now(),
 });
 
-/** Writes made with an access token name it in `details.via` (CONTRACT.md §15). */
+/** Writes made with an access token name it in `details.via` (docs/api.md, "Access tokens"). */
 function withVia(details: Record<string, unknown>): Record<string, unknown> {
   const via = actingTokenName();
   return via === undefined ? details : { ...details, via };

@@ -5,9 +5,9 @@ import { NotFound, PreconditionFailed } from "./errors.js";
 import type { BoardChanges, Transact } from "./transaction.js";
 
 /**
- * Entity tags (CONTRACT.md §13): short strings naming the current state of a ticket or of a
- * board's lists, so reads can answer `304 Not Modified` and be cached, and writes can refuse a
- * stale `If-Match`, without building the answer first.
+ * Entity tags (docs/api.md, "Coordination for agents"): short strings naming the current state of a
+ * ticket or of a board's lists, so reads can answer `304 Not Modified` and be cached, and writes
+ * can refuse a stale `If-Match`, without building the answer first.
  *
  * - A ticket's tag is its id and version, plus a mark once its stored claim has expired (the
  *   representation then shows `claim: null` although no transaction ran).

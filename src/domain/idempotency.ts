@@ -3,7 +3,7 @@ import type { IdempotencyKeyStore } from "../storage/idempotency-keys.js";
 import { now, nowMillis } from "./clock.js";
 import { InvalidInput, Unprocessable } from "./errors.js";
 
-/** How long a key's answer is kept and replayed (CONTRACT.md §13). */
+/** How long a key's answer is kept and replayed (docs/api.md, "Coordination for agents"). */
 export const IDEMPOTENCY_KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
 /** 1-200 printable ASCII characters. */

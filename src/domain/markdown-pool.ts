@@ -12,8 +12,8 @@
 // started every request waited 60-500 ms behind it (docs/performance.md). They are kept for
 // later renders while renders keep coming, and stopped once none has come for IDLE_STOP_MS:
 // a worker's heap holds ~140 MiB after rendering a 5,000-ticket document, which the server
-// would otherwise keep for the rest of its life (docs/performance.md, "fourth pass"). They are
-// unref'd so they never keep the process alive. A worker that fails is replaced at the next
+// would otherwise keep for the rest of its life (docs/performance.md, "Import and export"). They
+// are unref'd so they never keep the process alive. A worker that fails is replaced at the next
 // render.
 
 import { availableParallelism } from "node:os";

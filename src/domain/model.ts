@@ -1,5 +1,5 @@
 /**
- * The resources of API.md as plain types. Storage returns them, domain modules build them,
+ * The resources of docs/api.md as plain types. Storage returns them, domain modules build them,
  * and the HTTP schemas (http/schemas) describe the same shapes for validation and OpenAPI;
  * the TypeScript compiler checks that route handlers return values of these shapes.
  */
@@ -159,7 +159,7 @@ export interface TicketExternalReference {
   updatedAt: string;
 }
 
-/** Who works on a ticket until when (CONTRACT.md §13). */
+/** Who works on a ticket until when (docs/api.md, "Coordination for agents"). */
 export interface TicketClaim {
   actor: string;
   claimedAt: string;
@@ -187,7 +187,10 @@ export interface TicketCore {
   ref: string;
   shortRef: string;
   externalReferences: TicketExternalReference[];
-  /** 1 at creation, +1 per transaction that changes the full representation (CONTRACT.md §13). */
+  /**
+   * 1 at creation, +1 per transaction that changes the full representation (docs/api.md,
+   * "Coordination for agents").
+   */
   version: number;
   /** The live claim; null when none or expired. */
   claim: TicketClaim | null;

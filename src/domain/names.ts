@@ -1,6 +1,6 @@
 import { InvalidInput } from "./errors.js";
 
-/** Length limits of CONTRACT.md §2, counted after trimming. */
+/** Length limits of docs/api.md, "Limits", counted after trimming. */
 export const NAME_MAX = 200;
 export const TITLE_MAX = 500;
 export const BODY_MAX = 200_000;

@@ -1,5 +1,5 @@
 /**
- * Search folding (CONTRACT.md §6): matching is case-insensitive over Unicode and literal.
+ * Search folding (docs/api.md, "Search"): matching is case-insensitive over Unicode and literal.
  * SQLite's lower() and LIKE only fold ASCII, so every searchable row stores a `search_text`
  * column folded here, and queries fold `q` the same way before a plain substring match (instr).
  */

@@ -38,7 +38,10 @@ export function createServices(
   remote: RemoteAccess = NO_REMOTE_ACCESS,
   /** Called after every commit (the server checkpoints the log off the main thread). */
   committed: () => void = () => {},
-  /** How long deleted objects stay in the trash (CONTRACT.md §16; 0: deletes erase at once). */
+  /**
+   * How long deleted objects stay in the trash (docs/api.md, "The trash"; 0: deletes erase at
+   * once).
+   */
   trashDays: number = DEFAULT_TRASH_DAYS,
   /** `keepTicketParts: false` reads every full Ticket anew (a reference for tests). */
   options: { keepTicketParts?: boolean } = {},
@@ -46,8 +49,8 @@ export function createServices(
   const stores = createStores(db);
   const trash = trashKeeper(stores.trash, trashDays);
   const activity = activityRecorder(stores.activity);
-  // Coordination (CONTRACT.md §13): claims end and changed tickets are collected before each
-  // commit; board revisions advance right after it.
+  // Coordination (docs/api.md, "Coordination for agents"): claims end and changed tickets are
+  // collected before each commit; board revisions advance right after it.
   let tags: EntityTags | undefined;
   let lists: BoardLists | undefined;
   // Callers waiting on asks (GET /api/asks/{id}?wait=): re-checked after commits that delete
@@ -104,7 +107,7 @@ export function createServices(
     entityTags: tags,
     idempotency: idempotencyService(stores.idempotencyKeys),
   };
-  // Remote access (CONTRACT.md §15): the server checks tokens and sessions through it.
+  // Remote access (docs/api.md, "Access tokens"): the server checks tokens and sessions through it.
   const accessTokenService = accessTokens(stores.accessTokens);
   return {
     boards,

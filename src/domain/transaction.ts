@@ -25,9 +25,9 @@ export class BoardChanges {
   }
 
   /**
-   * Records a changed ticket on a board it is or was on (CONTRACT.md §13). It names the ticket in
-   * that board's message, if the board has one; it sends none by itself: a request that commits
-   * twice (comment push) still sends one message, after its last commit.
+   * Records a changed ticket on a board it is or was on (docs/api.md, "Coordination for agents").
+   * It names the ticket in that board's message, if the board has one; it sends none by itself: a
+   * request that commits twice (comment push) still sends one message, after its last commit.
    */
   ticketChanged(boardId: number, ticketId: number): void {
     let set = this.tickets.get(boardId);
@@ -132,8 +132,9 @@ export function createTransact(db: Db, bus: BoardEventBus, hooks: TransactionHoo
  * Runs reads in one snapshot: a deferred transaction, or the transaction already open. Besides
  * giving all the statements one state of the database, it takes the log's read lock once: in
  * WAL mode each statement run outside a transaction takes and releases it on its own, which
- * doubled the cost of a ticket detail's ten small statements (docs/performance.md, "fourth
- * pass"). For synchronous work only, like `Transact`: the connection is shared.
+ * doubled the cost of a ticket detail's ten small statements (docs/performance.md, "The answer
+ * cache and conditional GETs"). For synchronous work only, like `Transact`: the connection is
+ * shared.
  */
 export type Read = <T>(work: () => T) => T;
 

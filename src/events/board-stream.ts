@@ -3,10 +3,10 @@ import type { Socket } from "node:net";
 import type { BoardEvent, BoardEventBus } from "./board-events.js";
 
 /**
- * The per-board server-sent-events stream (CONTRACT.md §9): transport only, no domain rules.
- * Each connected client gets `: connected`, then one `id:` + `data:` message per committed change
- * (as published by the bus after commit), a `: ping` comment every interval, and, when the board
- * is deleted, a `board_deleted` message after which its response ends.
+ * The per-board server-sent-events stream (docs/api.md, "The board change stream"): transport only,
+ * no domain rules. Each connected client gets `: connected`, then one `id:` + `data:` message per
+ * committed change (as published by the bus after commit), a `: ping` comment every interval, and,
+ * when the board is deleted, a `board_deleted` message after which its response ends.
  */
 export const STREAM_HEADERS = {
   "Content-Type": "text/event-stream",
@@ -19,7 +19,7 @@ export const DEFAULT_PING_INTERVAL_MS = 15_000;
 
 /**
  * Messages published within this long of a board's last write to its streams go out together,
- * one write per stream (docs/performance.md, "Requests and streams"): each write is a system call
+ * one write per stream (docs/performance.md, "Board streams"): each write is a system call
  * per open stream, and 34 of them cost a busy board's writes more than their own SQL did. A
  * message after a quiet spell goes out at once, so only the later messages of a burst wait.
  */

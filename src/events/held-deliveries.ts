@@ -7,7 +7,7 @@
  *
  * Which request published is known without following asynchronous context: AsyncLocalStorage
  * turns on Node's promise hooks, a cost paid on every promise of every request
- * (docs/performance.md, "Requests and streams"). Instead, a route handler runs its synchronous
+ * (docs/performance.md, "Board streams"). Instead, a route handler runs its synchronous
  * part inside `whileHandling` (http/stream-after-response.ts), and better-sqlite3 commits
  * synchronously, so a publication made there names its request; that is nearly every write. A
  * publication from a later, asynchronous part of a handler (an import once its bodies are

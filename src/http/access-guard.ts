@@ -25,10 +25,10 @@ export interface AccessGuardOptions {
 }
 
 /**
- * Remote access with tokens (CONTRACT.md §15), one onRequest hook in front of every route: the
- * API, the event streams, the UI's pages and files, `/mcp`, and unknown paths (a 401 does not
- * tell whether a path exists). It runs after the local guard (Host, Origin), before any body is
- * read.
+ * Remote access with tokens (docs/api.md, "Access tokens"), one onRequest hook in front of every
+ * route: the API, the event streams, the UI's pages and files, `/mcp`, and unknown paths (a 401
+ * does not tell whether a path exists). It runs after the local guard (Host, Origin), before any
+ * body is read.
  * - A request from a non-loopback peer, or any request under `--require-token`, needs a usable
  *   token: `Authorization: Bearer` or the session cookie. Otherwise 401 with
  *   `WWW-Authenticate: Bearer` (a browser opening a page gets the sign-in page with it).

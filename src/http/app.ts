@@ -75,7 +75,7 @@ export interface AppOptions {
    * reference the randomized list test compares the normal server's answers with.
    */
   freshLists?: boolean;
-  /** `--require-token`: loopback requests need a token too (CONTRACT.md §15). */
+  /** `--require-token`: loopback requests need a token too (docs/api.md, "Access tokens"). */
   requireToken?: boolean;
   /** `--tls-cert`/`--tls-key`, read: serve https on the same port. */
   tls?: { cert: Buffer; key: Buffer };
@@ -109,7 +109,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
 
   installLocalGuard(app, options.allowedHosts, { https: options.tls !== undefined });
-  // Tokens (CONTRACT.md §15): after Host and Origin, before anything reads the body.
+  // Tokens (docs/api.md, "Access tokens"): after Host and Origin, before anything reads the body.
   const access = installAccessGuard(app, {
     tokens: options.services.accessTokens,
     requireToken: options.requireToken === true,
@@ -119,7 +119,8 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   installUnreadBodyDiscarding(app);
   installJsonBodyParsing(app);
   installErrorHandling(app, options.diskFull);
-  // Coordination (CONTRACT.md §13): ETag/304 on GETs, Idempotency-Key on create endpoints.
+  // Coordination (docs/api.md, "Coordination for agents"): ETag/304 on GETs, Idempotency-Key on
+  // create endpoints.
   installConditionalGets(app);
   installIdempotencyKeys(app, options.services.idempotency);
   // Last of the onSend hooks: it waits for every write above, idempotency answers included.

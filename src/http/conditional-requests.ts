@@ -4,10 +4,11 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { TackApp } from "./types.js";
 
 /**
- * Conditional requests (RFC 9110, CONTRACT.md §13), the HTTP side only: parsing `If-Match` and
- * `If-None-Match`, answering 304, and a strong `ETag` on every successful GET. Routes that know
- * their entity tag before building the answer (a ticket, a board's ticket list) set it first and
- * may answer from an `AnswerCache`; any other GET gets a tag hashed from its serialized body.
+ * Conditional requests (RFC 9110, docs/api.md, "Coordination for agents"), the HTTP side only:
+ * parsing `If-Match` and `If-None-Match`, answering 304, and a strong `ETag` on every successful
+ * GET. Routes that know their entity tag before building the answer (a ticket, a board's ticket
+ * list) set it first and may answer from an `AnswerCache`; any other GET gets a tag hashed from its
+ * serialized body.
  */
 
 /** Route config flag of GETs that must not get an ETag (the event stream). */
@@ -68,7 +69,8 @@ export const ifMatchOf = (request: FastifyRequest): "*" | string[] | undefined =
  * Below this many characters an answer is kept and sent as the string it was serialized to:
  * Node encodes a small string straight into the socket write, while `Buffer.from` allocates a
  * fresh ArrayBuffer per answer, which cost more than the encoding it saves (docs/performance.md,
- * "fourth pass"). Larger answers (lists, exports) are kept as UTF-8 bytes, encoded once.
+ * "The answer cache and conditional GETs"). Larger answers (lists, exports) are kept as UTF-8
+ * bytes, encoded once.
  */
 const KEEP_AS_TEXT_BELOW = 64 * 1024;
 
@@ -83,7 +85,8 @@ const SEEN_KEYS = 16_384;
  * With `admitOnRepeat`, an answer is kept only when the same key and tag are answered a second
  * time: a client reading every ticket of a board once (an agent going through it, the bench)
  * would otherwise push out the tickets a UI keeps asking for, and make the garbage collector
- * promote and drop one answer per request (docs/performance.md, "fourth pass").
+ * promote and drop one answer per request (docs/performance.md, "The answer cache and conditional
+ * GETs").
  */
 export class AnswerCache {
   private readonly entries = new Map<

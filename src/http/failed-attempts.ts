@@ -7,8 +7,8 @@ export const FAILED_ATTEMPT_WINDOW_MS = 60_000;
 const MAX_ADDRESSES = 10_000;
 
 /**
- * Counts refused tokens per peer address (CONTRACT.md §15): after 10 within 60 seconds the
- * address is refused with 429 until the oldest of them is a minute old. The address is the
+ * Counts refused tokens per peer address (docs/api.md, "Access tokens"): after 10 within 60 seconds
+ * the address is refused with 429 until the oldest of them is a minute old. The address is the
  * socket's peer; forwarded headers are not trusted (anyone could send them).
  */
 export class FailedAttempts {

@@ -9,12 +9,12 @@ import {
 import type { TackApp } from "./types.js";
 
 /**
- * `Idempotency-Key` on create endpoints (CONTRACT.md §13), the HTTP side: routes opt in with
- * `config: { idempotent: true }`. Before validation, a key seen before gets its first answer
- * again (or 422 when the path or body differ); a key in flight makes the duplicate wait for the
- * first request's answer. The answer is remembered when it is sent, also when the client has
- * left meanwhile (domain/idempotency.ts keeps it in the database for 24 hours; a 5xx is not
- * kept).
+ * `Idempotency-Key` on create endpoints (docs/api.md, "Coordination for agents"), the HTTP side:
+ * routes opt in with `config: { idempotent: true }`. Before validation, a key seen before gets its
+ * first answer again (or 422 when the path or body differ); a key in flight makes the duplicate
+ * wait for the first request's answer. The answer is remembered when it is sent, also when the
+ * client has left meanwhile (domain/idempotency.ts keeps it in the database for 24 hours; a 5xx is
+ * not kept).
  */
 export interface IdempotentRouteConfig {
   idempotent?: boolean;
@@ -49,7 +49,7 @@ export function installIdempotencyKeys(app: TackApp, service: IdempotencyService
   }
 
   // Callback hooks: a request without a key passes without a promise or a microtask hop per
-  // hook (docs/performance.md, "Requests and streams").
+  // hook (docs/performance.md, "The request path").
   const recallOrClaim = (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
     const header = request.headers["idempotency-key"];
     if (header === undefined) return done();

@@ -8,7 +8,7 @@ import type { FastifySchemaCompiler, FastifyServerOptions } from "fastify";
  * while it starts. For tack's ~60 routes (and their HEAD twins) that allocated ~150 MB of
  * short-lived garbage before the first request (80 MB in fast-json-stringify alone), and V8 kept
  * the heap it grew for it: ~125 MiB resident at rest, of which ~20 MiB live objects
- * (docs/performance.md, "Memory at rest").
+ * (docs/performance.md, "Start-up and memory at rest").
  * Compiling at first use builds the same functions from the same schemas. A route's first request
  * pays its compiles (~5-30 ms each on a busy machine), the first validated request of all also
  * tack's Ajv setup, and routes never called cost nothing.

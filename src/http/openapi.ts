@@ -6,10 +6,10 @@ import type { OpenAPIV3_1 } from "openapi-types";
 type Document = OpenAPIV3_1.Document;
 
 /**
- * Who may call the API, as the document declares it, in one place (CONTRACT.md §15): an access
- * token as `Authorization: Bearer`, or the web UI's session cookie; or nothing (`{}`), which is
- * how loopback requests without `--require-token` are served. Listing `{}` first tells linters and
- * generated clients that the credential is optional rather than leaving it undecided.
+ * Who may call the API, as the document declares it, in one place (docs/api.md, "Access tokens"):
+ * an access token as `Authorization: Bearer`, or the web UI's session cookie; or nothing (`{}`),
+ * which is how loopback requests without `--require-token` are served. Listing `{}` first tells
+ * linters and generated clients that the credential is optional rather than leaving it undecided.
  */
 export function documentSecurity(): {
   schemes: Record<string, OpenAPIV3_1.SecuritySchemeObject>;
@@ -83,7 +83,7 @@ const ETAG_HEADER: OpenAPIV3_1.HeaderObject = {
 /**
  * The OpenAPI 3.1 document is generated from the route schemas (one source for validation,
  * serialization and documentation). Named schemas keep their $id as component name, so the
- * document speaks API.md's vocabulary: Board, Ticket, TicketSummary, ...
+ * document speaks docs/api.md's vocabulary: Board, Ticket, TicketSummary, ...
  */
 export async function installOpenApi(app: FastifyInstance, version: string): Promise<void> {
   await app.register(swagger, {

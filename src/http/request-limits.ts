@@ -3,7 +3,7 @@
  * above what real use produces, and each is answered with a 400 or 413 naming it, never a 500.
  */
 
-/** Request body in bytes (CONTRACT §2); the board import has its own, larger limit. */
+/** Request body in bytes (docs/api.md, "Limits"); the board import has its own, larger limit. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
 

@@ -8,8 +8,8 @@ const REQUEST_LINE_LEVELS = new Set(["info", "debug", "trace"]);
  * `warn` and above (tack's default) Fastify's per-request lines are never written, yet every
  * request paid for its child (a pino object made with its bindings serialized): there, requests
  * share the server's logger, and the rare line a request does write (a 5xx, errors.ts) names its
- * request with `requestLogFields` (docs/performance.md, "The request path of a title PATCH
- * (session 12)"). At `info` and below, a child per request as before, its lines carrying `reqId`.
+ * request with `requestLogFields` (docs/performance.md, "The request path"). At `info` and below, a
+ * child per request as before, its lines carrying `reqId`.
  */
 export function requestLoggerOptions(
   logger: FastifyServerOptions["logger"],

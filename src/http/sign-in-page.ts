@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 
 /**
  * The page a browser gets, with its 401, when it opens tack without a usable session
- * (CONTRACT.md §15). The web UI's own files are behind the token like everything else, so this
- * page is self-contained: its script and style are inline and allowed by their hashes in its
- * Content-Security-Policy (no other inline code can run). It exchanges the token for the session
- * cookie (`POST /api/session`) and reloads, which then serves the UI.
+ * (docs/api.md, "Access tokens"). The web UI's own files are behind the token like everything else,
+ * so this page is self-contained: its script and style are inline and allowed by their hashes in
+ * its Content-Security-Policy (no other inline code can run). It exchanges the token for the
+ * session cookie (`POST /api/session`) and reloads, which then serves the UI.
  */
 
 const STYLE = `

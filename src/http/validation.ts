@@ -8,9 +8,9 @@ import { FREE_OBJECT_MAX_DEPTH, MAX_DEPTH_KEYWORD } from "./request-limits.js";
 /**
  * Request validation, shared by every route.
  *
- * Bodies are validated without coercion: CONTRACT.md §1 says `"2"` is not an integer and `1` is
- * not a boolean. Path and query values arrive as text, so they are coerced, but only from plain
- * decimal integers ("0x10" and "1e2" would otherwise pass as numbers).
+ * Bodies are validated without coercion: docs/api.md, "Errors", says `"2"` is not an integer and
+ * `1` is not a boolean. Path and query values arrive as text, so they are coerced, but only from
+ * plain decimal integers ("0x10" and "1e2" would otherwise pass as numbers).
  */
 export function createValidatorCompiler(namedSchemas: TSchema[]): FastifySchemaCompiler<TSchema> {
   // validateSchema off: checking our static schemas against the JSON Schema meta-schema cost

@@ -3,8 +3,9 @@ import type { KeptAnswers } from "../client/tack-client.js";
 // GET answers `/mcp` sessions keep, parsed, with their ETag. An agent asks `ready` again and
 // again; while the board did not change, the API answers 304 and the tool reuses the list it
 // parsed before instead of taking the whole list through inject and JSON.parse once more
-// (docs/performance.md, "/mcp"). Every request still reaches the API, so its guards, a revoked
-// token, and a claim that expired by the clock (part of the board's ETag) apply as ever.
+// (docs/performance.md, "MCP: `ready` at `/mcp`"). Every request still reaches the API, so its
+// guards, a revoked token, and a claim that expired by the clock (part of the board's ETag) apply
+// as ever.
 //
 // One store serves every session: an answer's ETag names its content for that path, whoever
 // asks, so sessions share it rather than each keeping its own copy of a large board.

@@ -1,4 +1,4 @@
-// Provider credentials from the environment (CONTRACT.md section 11).
+// Provider credentials from the environment (docs/api.md, "Remote tracking").
 //
 // Sources, highest precedence first (a scope set by a higher source is not overridden):
 //   TACK_REMOTE_CREDENTIALS       JSON object {"<provider>:<instanceUrl>" | "<provider>:*": token}

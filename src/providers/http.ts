@@ -1,5 +1,5 @@
 // The one place where provider adapters talk HTTP: global fetch with a timeout, JSON in and
-// out, and every failure turned into a RemoteError classified by CONTRACT.md section 11.
+// out, and every failure turned into a RemoteError classified by docs/api.md, "Remote tracking".
 // Upstream bodies and low-level error messages are never put into messages: they may echo
 // request data, and undici's header validation errors quote header values (the token).
 
@@ -179,7 +179,7 @@ async function fetchFollowingSameOrigin(
   }
 }
 
-/** Maps a non-2xx answer to a RemoteError per CONTRACT.md section 11. */
+/** Maps a non-2xx answer to a RemoteError per docs/api.md, "Remote tracking". */
 function classifyFailure(
   request: Pick<RemoteRequest, "provider" | "instanceUrl" | "action" | "subject">,
   status: number,

@@ -1,4 +1,4 @@
-// Normalises a provider instance URL into its credential scope (CONTRACT.md section 11):
+// Normalises a provider instance URL into its credential scope (docs/api.md, "Remote tracking"):
 // the origin for github and gitlab, origin plus path without trailing slash for redmine,
 // which is often installed under a sub-path such as https://host/redmine.
 // Credentials and issue identities both use this form, so they compare as plain strings.

@@ -1,5 +1,5 @@
 // Turns a RemoteIssueImport / RemoteDiagnosticRequest style reference into a RemoteIssueTarget
-// (CONTRACT.md section 11, "url parsing"). Pure: no network, no credentials.
+// (docs/api.md, "Remote tracking", "url parsing"). Pure: no network, no credentials.
 
 import { InstanceUrlError, normaliseInstanceUrl, parseWebUrl } from "./instance-url.js";
 import {

@@ -1,4 +1,4 @@
-// Shared vocabulary of the remote provider layer (CONTRACT.md section 11).
+// Shared vocabulary of the remote provider layer (docs/api.md, "Remote tracking").
 // Domain modules depend on these types only, never on a particular provider module.
 
 /** Provider ids, in the order GET /api/meta lists them. */

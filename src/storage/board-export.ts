@@ -74,7 +74,8 @@ export function boardImportStore(db: Db) {
   const setParent = db.prepare<[number, number]>(
     "UPDATE tickets SET parent_ticket_id = ? WHERE id = ?",
   );
-  // A new comment's sync timestamps equal its own (CONTRACT.md §3), as in storage/comments.ts.
+  // A new comment's sync timestamps equal its own (docs/api.md, "Defaults at creation"), as in
+  // storage/comments.ts.
   const insertComments = prepareBulkInsert(
     db,
     `INSERT INTO comments (id, ticket_id, body_markdown, body_html, created_at, updated_at,

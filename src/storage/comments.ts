@@ -38,7 +38,7 @@ export function commentStore(db: Db) {
     "SELECT * FROM comments WHERE ticket_id = ? ORDER BY created_at DESC, id DESC",
   );
   const byId = db.prepare<[number], CommentRow>("SELECT * FROM comments WHERE id = ?");
-  // A new comment's sync timestamps equal its own (CONTRACT.md §3).
+  // A new comment's sync timestamps equal its own (docs/api.md, "Defaults at creation").
   const insert = db.prepare<
     [{ ticketId: number; bodyMarkdown: string; bodyHtml: string; createdAt: string }]
   >(
@@ -51,7 +51,7 @@ export function commentStore(db: Db) {
   );
   const remove = db.prepare<[number]>("DELETE FROM comments WHERE id = ?");
   // Claims the comment for one push attempt. A `pushing` row last touched before `staleBefore`
-  // belongs to a crashed attempt and may be claimed again (CONTRACT.md §8).
+  // belongs to a crashed attempt and may be claimed again (docs/api.md, "Remote tracking").
   const claim = db.prepare<[{ id: number; at: string; staleBefore: string }]>(
     `UPDATE comments SET sync_status = 'pushing', last_error = NULL, sync_updated_at = @at
      WHERE id = @id AND (sync_status IN ('local_only', 'push_failed')
@@ -84,11 +84,12 @@ export function commentStore(db: Db) {
     },
 
     /**
-     * Sync-state transitions for the remote push (CONTRACT.md §8). `beginPush` atomically moves a
-     * `local_only`, `push_failed` or stale `pushing` comment to `pushing` and says whether it did;
-     * false means another attempt owns it or it is already pushed. Run it in its own transaction
-     * and commit before calling the provider, then record the outcome with `markPushed` or
-     * `markPushFailed` (both only act on a comment still `pushing`, and say whether they did).
+     * Sync-state transitions for the remote push (docs/api.md, "Remote tracking"). `beginPush`
+     * atomically moves a `local_only`, `push_failed` or stale `pushing` comment to `pushing` and
+     * says whether it did; false means another attempt owns it or it is already pushed. Run it in
+     * its own transaction and commit before calling the provider, then record the outcome with
+     * `markPushed` or `markPushFailed` (both only act on a comment still `pushing`, and say whether
+     * they did).
      */
     beginPush: (id: number, staleBefore: string, at: string): boolean =>
       claim.run({ id, at, staleBefore }).changes === 1,

@@ -1,8 +1,8 @@
 import type { Db } from "./database.js";
 import { FLOW_KINDS } from "./migrations/012-flow-histories.js";
 
-// What insights read (CONTRACT.md §14): the flow history of every ticket that is or was on a
-// board and still exists, from `flow_histories` (migrations 012 and 013), where triggers on
+// What insights read (docs/api.md, "Insights"): the flow history of every ticket that is or was on
+// a board and still exists, from `flow_histories` (migrations 012 and 013), where triggers on
 // `activity` keep each ticket's flow entries already reduced to numbers, with a revision drawn
 // anew by every change of the row.
 //

@@ -36,7 +36,7 @@ interface Group {
  * acknowledged survives a power cut exactly as with FULL (docs/decisions.md, "Durability").
  *
  * A lone commit pays the same pool round trip: syncing it on the event loop instead was tried
- * and measured no cheaper (docs/performance.md, "What a PATCH pays around the domain").
+ * and measured no cheaper (docs/performance.md, "Durable writes: group commit and checkpoints").
  *
  * The sync is `fdatasync`: the log's data and the size needed to read it back, without its
  * timestamps, as PostgreSQL does on Linux by default (libuv makes it a full flush on macOS).

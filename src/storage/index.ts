@@ -45,13 +45,14 @@ export function createStores(db: Db) {
     ticketEvents: ticketEventStore(db),
     ticketPlacements: ticketPlacementStore(db),
     boardImport: boardImportStore(db),
-    // Coordination (CONTRACT.md §13): version tracking first, its TEMP table feeds the others.
+    // Coordination (docs/api.md, "Coordination for agents"): version tracking first, its TEMP table
+    // feeds the others.
     ticketChanges: ticketChangeStore(db),
     ticketClaims: ticketClaimStore(db),
     ticketReadiness: ticketReadinessStore(db),
     idempotencyKeys: idempotencyKeyStore(db),
     searchIndex: searchIndexStore(db),
-    // Remote access (CONTRACT.md §15).
+    // Remote access (docs/api.md, "Access tokens").
     accessTokens: accessTokenStore(db),
     trash: trashStore(db),
     // Templates (docs/api.md, "Templates").

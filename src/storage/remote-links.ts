@@ -39,7 +39,7 @@ const toRemote = (row: RemoteLinkRow): TicketRemote => ({
   updatedAt: row.updated_at,
 });
 
-/** The identity of a tracked issue (CONTRACT.md §11): one ticket per identity. */
+/** The identity of a tracked issue (docs/api.md, "Remote tracking"): one ticket per identity. */
 export interface RemoteIdentity {
   provider: string;
   instanceUrl: string;

@@ -51,8 +51,8 @@ const SELECT = `SELECT tt.ticket_id, tt.tag_id, g.board_id, g.name, g.color, tt.
   FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id`;
 
 /**
- * Reason metadata of tag links (API.md TicketTagReason). The links themselves are shared with the
- * ticket's `tagIds` (storage/ticket-tags.ts); these functions read and write the reason columns
+ * Reason metadata of tag links (TicketTagReason, docs/api.md). The links themselves are shared with
+ * the ticket's `tagIds` (storage/ticket-tags.ts); these functions read and write the reason columns
  * and attach or detach single tags.
  */
 export function tagReasonStore(db: Db) {

@@ -2,10 +2,11 @@ import type { Db } from "./database.js";
 
 /**
  * Which tickets a transaction changed, gathered by SQLite itself. TEMP triggers on every table
- * that feeds a ticket's full representation (CONTRACT.md §13) note the ticket in a per-connection
- * table and raise its version by exactly one (the first time it is noted in the transaction); at
- * the end of the unit of work `flush` reports the noted tickets with their boards. Doing this in triggers means no write path (a lane
- * renumbering, a cascade, a relation seen from the other side, a tag rename) can forget it.
+ * that feeds a ticket's full representation (docs/api.md, "Coordination for agents") note the
+ * ticket in a per-connection table and raise its version by exactly one (the first time it is noted
+ * in the transaction); at the end of the unit of work `flush` reports the noted tickets with their
+ * boards. Doing this in triggers means no write path (a lane renumbering, a cascade, a relation
+ * seen from the other side, a tag rename) can forget it.
  *
  * `board_id` is 0 for "the ticket's current board"; a moved or deleted ticket is also noted with
  * the board it left. `created` marks tickets inserted by this transaction (they stay at 1: being

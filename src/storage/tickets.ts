@@ -25,7 +25,7 @@ export interface TicketRow {
   position: number;
   createdAt: string;
   updatedAt: string;
-  /** CONTRACT.md §13; raised by storage/ticket-changes.ts. */
+  /** docs/api.md, "Coordination for agents"; raised by storage/ticket-changes.ts. */
   version: number;
   /** Its open asks of any kind (docs/api.md, "Asks"), counted with the row. */
   openAsks: number;
@@ -168,7 +168,7 @@ const ROW_COLUMNS = `t.id, t.board_id, t.lane_id, t.parent_ticket_id, t.title, t
 const RECORD_COLUMNS = `${ROW_COLUMNS}, x.body_markdown, x.body_html`;
 const WITH_TEXT = "JOIN ticket_texts x ON x.ticket_id = t.id";
 
-/** Board order (CONTRACT.md §4): lane position, active before archived, position, id. */
+/** Board order (docs/api.md, "Ordering"): lane position, active before archived, position, id. */
 const BOARD_ORDER = "ORDER BY l.position, l.id, t.is_archived, t.position, t.id";
 
 /** Ids given to a query as one JSON array parameter (never one parameter per id). */
@@ -343,7 +343,10 @@ export function ticketStore(db: Db) {
       return row && fromRaw(row);
     },
 
-    /** A ticket's version (CONTRACT.md §13), without reading the rest of its row. */
+    /**
+     * A ticket's version (docs/api.md, "Coordination for agents"), without reading the rest of its
+     * row.
+     */
     version: (id: number): number | undefined => versionById.get(id),
 
     /** A ticket's bodies (its text row). */
@@ -430,7 +433,7 @@ export function ticketStore(db: Db) {
      * Writes the ticket's columns. `stored`, the ticket's record as read in this transaction,
      * lets the statements whose columns would not change be skipped: each costs ~10 us even when
      * its WHERE finds nothing to write, and a title edit changes neither the placement nor the
-     * bodies (docs/performance.md, "What SQLite does for a title PATCH").
+     * bodies (docs/performance.md, "Storage layout").
      */
     update(id: number, ticket: TicketWrite & { stored?: TicketRecord }): void {
       const { stored } = ticket;
@@ -608,7 +611,7 @@ const IN_TICKET = `(instr(t.title_search, @text) > 0 OR instr(x.search_text, @te
   OR (instr(@text, char(10)) > 0 AND instr(${TICKET_TEXT}, @text) > 0))`;
 
 /**
- * The `q` condition (CONTRACT.md §6). `search_text` columns hold folded text, and `@text` is
+ * The `q` condition (docs/api.md, "Search"). `search_text` columns hold folded text, and `@text` is
  * folded the same way, so `instr` gives a literal, Unicode case-insensitive substring match.
  * With 3+ characters the trigram index (storage/search-index.ts) narrows the tickets first; the
  * same `instr` conditions then decide, so the index changes the cost, never the answer.

@@ -2,7 +2,7 @@ import type { Db } from "./database.js";
 import type { RemoteIdentity } from "./remote-links.js";
 
 /**
- * The trash (CONTRACT.md §16): snapshots of deleted objects, one entry each, restored by
+ * The trash (docs/api.md, "The trash"): snapshots of deleted objects, one entry each, restored by
  * inserting their rows again with the same ids.
  *
  * A snapshot holds the rows of every table the delete removed, as `SELECT *` gave them (column

@@ -5,9 +5,9 @@ import { useClock } from "../../src/domain/clock.js";
 import { startTestServer } from "../helpers/server.js";
 import { bearer, tokensOf } from "../helpers/tokens.js";
 
-// Tokens and their rules (CONTRACT.md §15) through real HTTP against a real SQLite file; the
-// tokens are made and revoked through a second connection, as `tack token` does meanwhile.
-// Every route family against every token state: test/trust/hostile-network.test.ts.
+// Tokens and their rules (docs/api.md, "Access tokens") through real HTTP against a real SQLite
+// file; the tokens are made and revoked through a second connection, as `tack token` does
+// meanwhile. Every route family against every token state: test/trust/hostile-network.test.ts.
 
 describe("without --require-token, on loopback", () => {
   test("requests need no token, whether tokens exist or not; a presented one still counts", async () => {

@@ -336,7 +336,8 @@ describe("DELETE /api/boards/{boardId}", () => {
     assert.notDeepEqual(rowCounts(), before);
 
     assert.equal((await api.delete(`/api/boards/${board.id}`)).status, 204);
-    // Only the trash holds the board now (CONTRACT.md §16); erasing its entry leaves nothing.
+    // Only the trash holds the board now (docs/api.md, "The trash"); erasing its entry leaves
+    // nothing.
     assert.deepEqual(rowCounts(), { ...before, trash: (before.trash ?? 0) + 1 });
     const [entry] = (await api.get(`/api/trash?boardId=${board.id}`)).body.items;
     assert.equal((await api.delete(`/api/trash/${entry.id}`)).status, 204);

@@ -5,8 +5,8 @@ import { startTestServer } from "../helpers/server.js";
 import { SseClient } from "../helpers/sse-client.js";
 import { boardWithLanes, newTicket, patchTicket } from "../helpers/tickets.js";
 
-// CONTRACT.md §13: a strong ETag on every GET (but the stream), 304 for a current one; the
-// board stream says which tickets changed.
+// docs/api.md, "Coordination for agents": a strong ETag on every GET (but the stream), 304 for a
+// current one; the board stream says which tickets changed.
 
 const api = await startTestServer();
 

@@ -10,7 +10,8 @@ import { startTestServer } from "../helpers/server.js";
 import { SseClient, sleep } from "../helpers/sse-client.js";
 import { boardWithLanes, getTicket, newTicket, patchTicket } from "../helpers/tickets.js";
 
-// CONTRACT.md §13: claims with leases. Time is the test's clock (useClock), never a sleep.
+// docs/api.md, "Coordination for agents": claims with leases. Time is the test's clock (useClock),
+// never a sleep.
 
 const api = await startTestServer();
 let clock = Date.parse("2030-01-01T00:00:00.000Z");

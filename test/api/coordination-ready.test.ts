@@ -4,7 +4,8 @@ import { assertError, createTag } from "../helpers/factories.js";
 import { startTestServer } from "../helpers/server.js";
 import { boardWithLanes, idsOf, listTickets, newTicket, patchTicket } from "../helpers/tickets.js";
 
-// CONTRACT.md §13: GET /api/boards/{id}/tickets?ready=true, each rule alone on its own board.
+// docs/api.md, "Coordination for agents": GET /api/boards/{id}/tickets?ready=true, each rule alone
+// on its own board.
 
 const api = await startTestServer();
 

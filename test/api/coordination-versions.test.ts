@@ -4,7 +4,8 @@ import { assertError, createTag } from "../helpers/factories.js";
 import { startTestServer } from "../helpers/server.js";
 import { boardWithLanes, getTicket, newTicket, patchTicket } from "../helpers/tickets.js";
 
-// CONTRACT.md §13: versions, ETag on a ticket, If-Match on every write to a ticket.
+// docs/api.md, "Coordination for agents": versions, ETag on a ticket, If-Match on every write to a
+// ticket.
 
 const api = await startTestServer();
 

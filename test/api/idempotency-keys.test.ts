@@ -8,7 +8,7 @@ import { startTestServer } from "../helpers/server.js";
 import { boardWithLanes, listTickets, newTicket } from "../helpers/tickets.js";
 import { credentialsEnv, TOKENS } from "./remote-fixtures.js";
 
-// CONTRACT.md §13: Idempotency-Key on the create endpoints.
+// docs/api.md, "Coordination for agents": Idempotency-Key on the create endpoints.
 
 // A remote import waits for the provider: the fake holds its answer while a client leaves.
 const gh = await startFakeGitHub({ token: TOKENS.github });

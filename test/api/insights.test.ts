@@ -4,8 +4,8 @@ import { useClock } from "../../src/domain/clock.js";
 import { assertError } from "../helpers/factories.js";
 import { startTestServer } from "../helpers/server.js";
 
-// CONTRACT.md §14 insights, checked figure by figure against values computed by hand from a
-// history built on the test's clock (useClock): no sleeps, no timing.
+// The insights of docs/api.md, "Insights", checked figure by figure against values computed by hand
+// from a history built on the test's clock (useClock): no sleeps, no timing.
 
 const api = await startTestServer();
 const T0 = Date.parse("2026-01-01T00:00:00.000Z");

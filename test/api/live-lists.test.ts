@@ -266,8 +266,8 @@ const ticketWrites: Record<string, Write> = {
     board.tagIds = board.tagIds.filter((tagId) => tagId !== id);
     return live.delete(`/api/tags/${id}`);
   },
-  // CONTRACT.md §16: a restore from the trash (a ticket with its links, a tag with its links, a
-  // comment) changes lists like any other write.
+  // docs/api.md, "The trash": a restore from the trash (a ticket with its links, a tag with its
+  // links, a comment) changes lists like any other write.
   restore: async (board) => {
     const items = (await live.get(`/api/trash?boardId=${board.id}`)).body.items;
     if (items.length === 0) return;

@@ -99,7 +99,8 @@ describe("headers, priority, security, license", () => {
         .filter(({ operation }) => headerNames(operation).includes(header))
         .map(({ name }) => name)
         .sort();
-    // CONTRACT.md §13: the ticket writes that honour If-Match, the creates that honour keys.
+    // docs/api.md, "Coordination for agents": the ticket writes that honour If-Match, the creates
+    // that honour keys.
     assert.deepEqual(withHeader("if-match"), [
       "DELETE /api/tickets/{ticketId}",
       "PATCH /api/tickets/{ticketId}",

@@ -1,5 +1,6 @@
-// Credential scoping (CONTRACT.md §11): exact scopes, the provider wildcard for operations but
-// never for diagnostics, Redmine sub-path instances, and instances without any credential.
+// Credential scoping (docs/api.md, "Remote tracking"): exact scopes, the provider wildcard for
+// operations but never for diagnostics, Redmine sub-path instances, and instances without any
+// credential.
 
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";

@@ -401,7 +401,7 @@ describe("backlink comments", () => {
   });
 });
 
-describe("search finds tracked references (CONTRACT §6)", () => {
+describe("search finds tracked references (docs/api.md, 'Search')", () => {
   test("gh#, github#, gl#, rm#, remote# find imported tickets; ext# does not", async () => {
     const searchBoard = await createBoard(api, "Search");
     gh.addIssue({ owner: "octo", repo: "find", number: 12, title: "Find on github" });

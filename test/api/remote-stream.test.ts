@@ -1,6 +1,7 @@
-// Remote operations on the board stream (CONTRACT.md §9): one board_updated per request that
-// changed something, after its last commit, even when the request commits twice (push claims
-// `pushing` before calling the provider; an import posts its backlink after committing).
+// Remote operations on the board stream (docs/api.md, "The board change stream"): one board_updated
+// per request that changed something, after its last commit, even when the request commits twice
+// (push claims `pushing` before calling the provider; an import posts its backlink after
+// committing).
 
 import assert from "node:assert/strict";
 import { after, test } from "node:test";

@@ -77,7 +77,7 @@ describe("GET /api/openapi.json", () => {
     assert.equal(new Set(operationIds).size, operationIds.length, "operationIds must be unique");
   });
 
-  test("covers the foundation endpoints of API.md", async () => {
+  test("covers the foundation endpoints of docs/api.md", async () => {
     const { paths } = (await documentPromise).body;
     const expected: [string, string][] = [
       ["get", "/api/health"],
@@ -112,7 +112,7 @@ describe("GET /api/openapi.json", () => {
     );
   });
 
-  test("names its component schemas after API.md's resources, and every $ref resolves", async () => {
+  test("names its component schemas after docs/api.md's resources, and every $ref resolves", async () => {
     const document = (await documentPromise).body;
     const components = Object.keys(document.components.schemas);
     for (const name of [

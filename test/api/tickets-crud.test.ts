@@ -14,7 +14,7 @@ import {
 const api = await startTestServer();
 
 const TICKET_FIELDS = [
-  // CONTRACT.md §13
+  // docs/api.md, "Coordination for agents"
   "version",
   "claim",
   // docs/api.md, "Asks"

@@ -16,7 +16,7 @@ import {
 const api = await startTestServer();
 
 const SUMMARY_FIELDS = [
-  // CONTRACT.md §13
+  // docs/api.md, "Coordination for agents"
   "version",
   "claim",
   // docs/api.md, "Asks"

@@ -9,8 +9,8 @@ import { startServer } from "../../src/server.js";
 import { StartupError } from "../../src/storage/database.js";
 import { tokensOf } from "../helpers/tokens.js";
 
-// `--tls-cert`/`--tls-key` (CONTRACT.md §15): https on the same port, with a self-signed
-// certificate the test makes with the openssl command line.
+// `--tls-cert`/`--tls-key` (docs/api.md, "Access tokens"): https on the same port, with a
+// self-signed certificate the test makes with the openssl command line.
 
 const folder = mkdtempSync(join(tmpdir(), "tack-tls-"));
 after(() => rmSync(folder, { recursive: true, force: true }));

@@ -17,7 +17,7 @@ import {
   ticketWithEverything,
 } from "../helpers/tickets.js";
 
-// CONTRACT.md §16: deletes go to the trash and come back exactly, with the same ids.
+// docs/api.md, "The trash": deletes go to the trash and come back exactly, with the same ids.
 
 const api = await startTestServer();
 let clock = Date.parse("2030-01-01T00:00:00.000Z");

@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { assertError, createBoard, createTicket } from "../helpers/factories.js";
 import { startTestServer } from "../helpers/server.js";
 
-// CONTRACT.md §14: lanes carry a soft WIP limit.
+// docs/api.md, "Lanes": lanes carry a soft WIP limit.
 const api = await startTestServer();
 
 describe("Lane.wipLimit", () => {

@@ -4,7 +4,7 @@ import { startTestServer } from "../helpers/server.js";
 import { tack, tackJson } from "./tack-process.js";
 
 // The agent loop from a terminal: ready, next, claim, renew, release, and versions guarding
-// edits (CONTRACT §13), with the exit codes scripts branch on.
+// edits (docs/api.md, "Coordination for agents"), with the exit codes scripts branch on.
 
 const api = await startTestServer();
 

@@ -7,8 +7,8 @@ import { runCli } from "../helpers/cli.js";
 import { startTestServer } from "../helpers/server.js";
 import { bearer } from "../helpers/tokens.js";
 
-// `tack token create|list|revoke` on the database file (CONTRACT.md §15), while a server runs on
-// it; and the client commands sending TACK_TOKEN.
+// `tack token create|list|revoke` on the database file (docs/api.md, "Access tokens"), while a
+// server runs on it; and the client commands sending TACK_TOKEN.
 
 const folder = mkdtempSync(join(tmpdir(), "tack-tokens-cli-"));
 after(() => rmSync(folder, { recursive: true, force: true }));

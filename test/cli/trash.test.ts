@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { startTestServer } from "../helpers/server.js";
 import { tack } from "./tack-process.js";
 
-// `tack trash list|restore|erase` (CONTRACT.md §16) as a script sees it.
+// `tack trash list|restore|erase` (docs/api.md, "The trash") as a script sees it.
 
 const api = await startTestServer();
 

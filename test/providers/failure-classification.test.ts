@@ -1,4 +1,4 @@
-// The same failure table for every provider (CONTRACT.md section 11), driven through the
+// The same failure table for every provider (docs/api.md, "Remote tracking"), driven through the
 // registry against each fake: the status an answer maps to, and that no message ever carries a
 // token or an upstream body.
 

@@ -386,7 +386,8 @@ async function verifyClient(
   if (inFlight.kind === "claim") client.claims[inFlight.title] = inFlight.actor;
   for (const [title, actor] of Object.entries(client.claims)) {
     const ticket = await call(base, "GET", `/api/tickets/${client.ids[title]}`);
-    // A later resolve, archive or board move may have ended the claim (CONTRACT §13).
+    // A later resolve, archive or board move may have ended the claim (docs/api.md, "Coordination
+    // for agents").
     if (ticket.body.claim) assert.equal(ticket.body.claim.actor, actor);
   }
   return true;

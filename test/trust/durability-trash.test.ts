@@ -6,8 +6,8 @@ import { after, test } from "node:test";
 import { startCli } from "../helpers/cli.js";
 
 /**
- * CONTRACT.md §16 under SIGKILL: an acknowledged delete keeps its object in the trash, and an
- * acknowledged restore keeps it back, whatever happens to the process right after.
+ * docs/api.md, "The trash" under SIGKILL: an acknowledged delete keeps its object in the trash, and
+ * an acknowledged restore keeps it back, whatever happens to the process right after.
  */
 const folder = mkdtempSync(join(tmpdir(), "tack-durability-trash-"));
 after(() => rmSync(folder, { recursive: true, force: true }));

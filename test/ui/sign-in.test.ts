@@ -4,7 +4,7 @@ import { startTestServer } from "../helpers/server.js";
 import { tokensOf } from "../helpers/tokens.js";
 import { openPage } from "./browser.js";
 
-// The cookie path of remote access (CONTRACT.md §15) in real Chromium: a server with
+// The cookie path of remote access (docs/api.md, "Access tokens") in real Chromium: a server with
 // --require-token shows the sign-in page (its inline script allowed by the CSP's hash), takes a
 // token for an HttpOnly, SameSite=Strict session cookie, serves the UI with it, and signs out.
 

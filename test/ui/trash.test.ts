@@ -4,7 +4,7 @@ import { startTestServer } from "../helpers/server.js";
 import { openPage, until } from "./browser.js";
 import { seedDemoBoard } from "./seed.js";
 
-// Undo and the Trash view (CONTRACT.md §16) in Chromium: a delete's toast offers Undo, `u`
+// Undo and the Trash view (docs/api.md, "The trash") in Chromium: a delete's toast offers Undo, `u`
 // undoes the last delete, Shift+T opens the trash with Restore and Erase.
 
 const api = await startTestServer();

@@ -1,5 +1,6 @@
 // Every request the UI makes goes through here: JSON in and out, `{error}` bodies become ApiError
-// with the server's sentence, and ticket writes can carry If-Match (CONTRACT.md §13).
+// with the server's sentence, and ticket writes can carry If-Match (docs/api.md, "Coordination for
+// agents").
 
 export class ApiError extends Error {
   constructor(
@@ -59,7 +60,7 @@ export async function requestWithHeaders<T>(
     parsed = undefined;
   }
   // The session ended (signed out elsewhere, token revoked or expired): reloading gets the
-  // server's sign-in page (CONTRACT.md §15).
+  // server's sign-in page (docs/api.md, "Access tokens").
   if (response.status === 401) location.reload();
   if (!response.ok) {
     const message =

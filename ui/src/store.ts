@@ -26,7 +26,10 @@ export const streamState = signal<"connecting" | "live" | "offline">("connecting
 /** Bumped on every message of the open board's stream (the Insights view refetches on it). */
 export const streamMessages = signal(0);
 
-/** Tickets per lane in board order (CONTRACT §4: non-archived first, then position, then id). */
+/**
+ * Tickets per lane in board order (docs/api.md, "Ordering": non-archived first, then position, then
+ * id).
+ */
 export const ticketsByLane = computed(() => {
   const byLane = new Map<number, TicketSummary[]>();
   for (const lane of lanes.value) byLane.set(lane.id, []);

@@ -8,9 +8,9 @@ import { now, nowMillis } from "../clock.js";
 import { Conflict, InvalidInput, NotFound } from "../errors.js";
 
 /**
- * Access tokens (CONTRACT.md §15): created and revoked by `tack token` on the database file,
- * checked by the server on every request that needs one. A token is `tack_` and 256 random bits;
- * only its SHA-256 is stored. Nothing here ever returns a token except `create`, once.
+ * Access tokens (docs/api.md, "Access tokens"): created and revoked by `tack token` on the database
+ * file, checked by the server on every request that needs one. A token is `tack_` and 256 random
+ * bits; only its SHA-256 is stored. Nothing here ever returns a token except `create`, once.
  */
 
 /** Who a request acts as when it presented a usable token or session. */

@@ -2,9 +2,10 @@ import { AsyncLocalStorage } from "node:async_hooks";
 
 /**
  * The name of the access token a request was made with, for the activity entries its writes
- * record (`details.via`, CONTRACT.md §15). Carried implicitly rather than through every service
- * signature: the HTTP layer runs a token's request inside `actingAs`, and the one place that
- * builds activity rows reads it. Requests without a token run outside any store: no `via`.
+ * record (`details.via`, docs/api.md, "Access tokens"). Carried implicitly rather than through
+ * every service signature: the HTTP layer runs a token's request inside `actingAs`, and the one
+ * place that builds activity rows reads it. Requests without a token run outside any store: no
+ * `via`.
  */
 const acting = new AsyncLocalStorage<string>();
 

@@ -10,8 +10,8 @@ import type { Transact } from "../transaction.js";
 import { NO_TRASH, type TrashKeeper } from "../trash/trash-keeper.js";
 
 /**
- * A comment body is a naming string in CONTRACT.md §1 terms: trimmed, non-empty after trimming,
- * and stored trimmed (at most 200,000 characters after trimming).
+ * A comment body is a naming string in the terms of docs/api.md, "Errors": trimmed, non-empty after
+ * trimming, and stored trimmed (at most 200,000 characters after trimming).
  */
 export function cleanCommentMarkdown(value: string, field = "bodyMarkdown"): string {
   return cleanName(value, field, BODY_MAX);
@@ -25,8 +25,8 @@ function commentText(value: string) {
 
 /**
  * Local comments of a ticket. A comment that is `pushed` or being pushed (`pushing`) mirrors a
- * remote comment and is read-only (CONTRACT.md §8). Comment changes do not alter the ticket's
- * own `updatedAt`; they are announced on the board stream and recorded as activity.
+ * remote comment and is read-only (docs/api.md, "Remote tracking"). Comment changes do not alter
+ * the ticket's own `updatedAt`; they are announced on the board stream and recorded as activity.
  */
 export function commentService(
   stores: Pick<Stores, "comments">,
@@ -52,7 +52,10 @@ export function commentService(
     }
   }
 
-  /** `texts` are the before/after values (CONTRACT §7) the timeline shows beside the entry. */
+  /**
+   * `texts` are the before/after values (docs/api.md, "Activity") the timeline shows beside the
+   * entry.
+   */
   function record(
     boardId: number,
     comment: Comment,

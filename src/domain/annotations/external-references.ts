@@ -9,7 +9,7 @@ import { searchTextOf } from "../search-text.js";
 import type { TicketService } from "../tickets/tickets.js";
 import type { Transact } from "../transaction.js";
 
-/** TicketExternalReferenceSet of API.md. */
+/** TicketExternalReferenceSet of docs/api.md. */
 export interface ExternalReferenceInput {
   provider: string;
   instanceUrl: string;
@@ -21,9 +21,9 @@ export interface ExternalReferenceInput {
   title?: string | null;
 }
 
-/** API.md Limits: 1-64 characters, a letter first, then letters, digits, `_` or `-`. */
+/** docs/api.md Limits: 1-64 characters, a letter first, then letters, digits, `_` or `-`. */
 export const REFERENCE_KIND_PATTERN = "^[A-Za-z][A-Za-z0-9_-]{0,63}$";
-/** Limit CONTRACT.md leaves open (docs/decisions.md): long enough for any URL in practice. */
+/** Limit the contract leaves open (docs/decisions.md): long enough for any URL in practice. */
 const FIELD_MAX = 2000;
 
 /**
@@ -57,7 +57,7 @@ export function cleanExternalReference(
   };
 }
 
-/** What the list's `q` matches for a reference (CONTRACT.md §6 form 3). */
+/** What the list's `q` matches for a reference (docs/api.md, "Search", the third form). */
 export function referenceSearchText(kind: string, fields: ExternalReferenceFields): string {
   const { provider, projectKey, issueKey, displayRef, url, title } = fields;
   return searchTextOf(provider, projectKey, issueKey, displayRef, url, title, kind);

@@ -8,7 +8,7 @@ import { BODY_MAX, optionalText } from "../names.js";
 import type { TicketService } from "../tickets/tickets.js";
 import type { Transact } from "../transaction.js";
 
-/** TicketTagReason of API.md: an attached tag with its optional reason metadata. */
+/** TicketTagReason of docs/api.md: an attached tag with its optional reason metadata. */
 export interface TicketTagReason {
   tag: Tag;
   reason: string | null;

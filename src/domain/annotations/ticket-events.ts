@@ -6,7 +6,7 @@ import { BODY_MAX, cleanName, optionalText, TITLE_MAX } from "../names.js";
 import type { TicketService } from "../tickets/tickets.js";
 import type { Transact } from "../transaction.js";
 
-/** TicketEventCreateBody of API.md. */
+/** TicketEventCreateBody of docs/api.md. */
 export interface TicketEventInput {
   source: string;
   kind: string;
@@ -17,9 +17,9 @@ export interface TicketEventInput {
   data?: Record<string, unknown>;
 }
 
-/** CONTRACT.md §2: source and kind 1-100 characters, title 1-500 (after trimming). */
+/** docs/api.md, "Limits": source and kind 1-100 characters, title 1-500 (after trimming). */
 export const EVENT_SOURCE_MAX = 100;
-/** Limits CONTRACT.md leaves open (docs/decisions.md): summary like a body, the rest short. */
+/** Limits the contract leaves open (docs/decisions.md): summary like a body, the rest short. */
 const SEVERITY_MAX = 100;
 const ICON_MAX = 2000;
 

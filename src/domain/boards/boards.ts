@@ -66,7 +66,7 @@ export function boardService(
       });
     },
 
-    /** CONTRACT.md §12: `boardIds` must name every board exactly once. */
+    /** docs/api.md, "Endpoints": `boardIds` must name every board exactly once. */
     reorder(boardIds: number[]): Board[] {
       return transact(() => {
         const existing = boards.ids();

@@ -12,7 +12,10 @@ export interface LanePatch {
   wipLimit?: number | null;
 }
 
-/** The range of CONTRACT.md §14; the HTTP schemas check it too, an import checks it here. */
+/**
+ * The range of docs/api.md, "Lanes" (WIP limits); the HTTP schemas check it too, an import checks
+ * it here.
+ */
 export const WIP_LIMIT_MAX = 10_000;
 
 export function isWipLimit(value: unknown): value is number | null {

@@ -1,8 +1,8 @@
 import { InvalidInput } from "../errors.js";
 
-// The period and buckets of an insights request (CONTRACT.md §14): `to` defaults to now, `from`
-// to 30 × 24 hours before `to`; buckets start at `from`, are consecutive, and the last one ends
-// at `to` (and may be shorter).
+// The period and buckets of an insights request (docs/api.md, "Insights"): `to` defaults to now,
+// `from` to 30 × 24 hours before `to`; buckets start at `from`, are consecutive, and the last one
+// ends at `to` (and may be shorter).
 
 export type BucketSize = "hour" | "day" | "week";
 

@@ -12,7 +12,7 @@ import {
 } from "./insights-window.js";
 import { type CurrentStay, replayTicket, type TicketState } from "./ticket-replay.js";
 
-// `GET /api/boards/{id}/insights` (CONTRACT.md §14): flow, throughput, lead and cycle time,
+// `GET /api/boards/{id}/insights` (docs/api.md, "Insights"): flow, throughput, lead and cycle time,
 // aging and per-actor figures, all derived from the recorded activity of the tickets that exist
 // now. docs/insights.md explains each figure and the choices the contract leaves open.
 

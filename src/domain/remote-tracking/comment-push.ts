@@ -1,4 +1,5 @@
-// POST /api/comments/{commentId}/push-remote: the sync state machine of CONTRACT.md §8.
+// POST /api/comments/{commentId}/push-remote: the sync state machine of docs/api.md, "Remote
+// tracking".
 //
 //   local_only | push_failed | pushing older than 15 min  --claim (committed)-->  pushing
 //   pushing  --provider accepted-->  pushed (remoteCommentId, pushedAt)
@@ -58,8 +59,8 @@ export function commentPushService(
       if (!comments.beginPush(commentId, staleBefore, at)) {
         throw new Conflict("comment is already being pushed");
       }
-      // Not announced: the board stream sends one message per request (CONTRACT.md §9), after
-      // the outcome below commits.
+      // Not announced: the board stream sends one message per request (docs/api.md, "The board
+      // change stream"), after the outcome below commits.
       return { comment, target, call, displayRef: link.displayRef };
     });
   }

@@ -1,6 +1,6 @@
-// GET and POST /api/remote-diagnostics (API.md "Service", CONTRACT.md §11). A diagnostic uses
-// only a credential configured for exactly the target instance: a wildcard would hand its token
-// to whatever URL a client types, so it never answers here. Results never carry a token.
+// GET and POST /api/remote-diagnostics (docs/api.md, "Service" and "Remote tracking"). A diagnostic
+// uses only a credential configured for exactly the target instance: a wildcard would hand its
+// token to whatever URL a client types, so it never answers here. Results never carry a token.
 
 import { InstanceUrlError, normaliseInstanceUrl } from "../../providers/instance-url.js";
 import {
@@ -25,7 +25,7 @@ export type RemoteDiagnosticStatus =
   | "unsupported_provider"
   | RemoteFailureStatus;
 
-/** RemoteDiagnosticResult of API.md. */
+/** RemoteDiagnosticResult of docs/api.md. */
 export interface RemoteDiagnosticResult {
   provider: string;
   /** Whether a credential for exactly the checked instance is configured. */
@@ -151,8 +151,8 @@ export function remoteDiagnosticsService(remote: RemoteAccess) {
 export type RemoteDiagnosticsService = ReturnType<typeof remoteDiagnosticsService>;
 
 /**
- * The result a request that could not even be read answers with (API.md, Errors: every 400 of
- * this endpoint is a RemoteDiagnosticResult, docs/decisions.md). Without a string `provider`
+ * The result a request that could not even be read answers with (docs/api.md, "Errors": every 400
+ * of this endpoint is a RemoteDiagnosticResult, docs/decisions.md). Without a string `provider`
  * there is no provider to check: `unsupported_provider` with an empty `provider`. Any other
  * malformed field (or a body that is not a JSON object) is `error`, naming the field.
  */

@@ -1,7 +1,7 @@
-// POST /api/boards/{boardId}/remote-import and .../remote-import/preview (API.md "Remote
-// tracking", CONTRACT.md §11). Everything local is checked before the provider is contacted;
-// the fetched issue (not the request) decides the identity, so a differently written reference
-// to a tracked issue is still a duplicate.
+// POST /api/boards/{boardId}/remote-import and .../remote-import/preview (docs/api.md,
+// "Remote tracking"). Everything local is checked before the provider is
+// contacted; the fetched issue (not the request) decides the identity, so a differently written
+// reference to a tracked issue is still a duplicate.
 
 import { locateRemoteIssue, type RemoteIssueReference } from "../../providers/issue-locator.js";
 import { RemoteError, type RemoteIssue, type RemoteIssueTarget } from "../../providers/types.js";
@@ -24,14 +24,14 @@ import {
   snapshotOf,
 } from "./remote-tracking.js";
 
-/** RemoteIssueImport of API.md. */
+/** RemoteIssueImport of docs/api.md. */
 export interface RemoteIssueImportInput extends RemoteIssueReference {
   laneId: number;
   postBacklinkComment?: boolean;
   backlinkUrl?: string;
 }
 
-/** RemoteIssueImportPreview of API.md. */
+/** RemoteIssueImportPreview of docs/api.md. */
 export interface RemoteIssueImportPreview {
   provider: string;
   instanceUrl: string;
@@ -112,7 +112,7 @@ export function remoteImportService(
       outcome = { posted: false, error: message };
     }
     // Activity only: the import already announced the board change, and the stream sends one
-    // message per request (CONTRACT.md §9).
+    // message per request (docs/api.md, "The board change stream").
     transact(() => {
       if (remoteLinks.get(ticket.id) === null) return; // deleted meanwhile: nothing to describe
       const boardId = tickets.require(ticket.id).boardId;

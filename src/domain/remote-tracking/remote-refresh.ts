@@ -1,4 +1,4 @@
-// POST /api/tickets/{ticketId}/remote-refresh (API.md rule 7, CONTRACT.md §11): re-fetches the
+// POST /api/tickets/{ticketId}/remote-refresh (docs/api.md, "Remote tracking"): re-fetches the
 // tracked issue and updates the ticket title and the read-only snapshot. The local bodyMarkdown
 // is the user's and is never touched.
 

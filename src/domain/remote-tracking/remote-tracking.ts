@@ -1,6 +1,6 @@
-// What import, preview, refresh and comment push share (CONTRACT.md §11): which token a call
-// may use, how provider failures become client errors, and how a fetched issue becomes the
-// stored snapshot. The provider layer (src/providers) does the HTTP; this module never does.
+// What import, preview, refresh and comment push share (docs/api.md, "Remote tracking"): which
+// token a call may use, how provider failures become client errors, and how a fetched issue becomes
+// the stored snapshot. The provider layer (src/providers) does the HTTP; this module never does.
 
 import type { CredentialStore } from "../../providers/credentials.js";
 import { RemoteIssueInputError } from "../../providers/issue-locator.js";

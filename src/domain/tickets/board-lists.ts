@@ -21,8 +21,8 @@ import {
 } from "./board-list.js";
 
 /**
- * The board lists kept in memory (issue #20, docs/performance.md "Issue #20: live speed"): for
- * each board a list was asked of, every ticket's placement (lane, position, flags, priority) in
+ * The board lists kept in memory (issue #20, docs/performance.md, "Board lists kept in memory"):
+ * for each board a list was asked of, every ticket's placement (lane, position, flags, priority) in
  * lane arrays kept in board order, each ticket's serialized summary once a list needed it, and
  * the board's "startable" set (the ready rule without its claim test), texts joined from the
  * pieces (per lane; per lane and priority for the ready queue) and the ids recent tag/search
@@ -648,7 +648,7 @@ export function boardLists(
       if (inUnitOfWork()) return undefined;
       return read(() => {
         // Checked in the snapshot: outside one, the statement would take the log's read lock
-        // for itself (docs/performance.md, "fourth pass").
+        // for itself (docs/performance.md, "The answer cache and conditional GETs").
         if (!stores.boards.get(boardId)) throw new NotFound("board not found");
         const list = current(boardId);
         if (filter.tagKey === undefined && !filter.search) {

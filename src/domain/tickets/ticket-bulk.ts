@@ -11,10 +11,10 @@ import { uniqueIds } from "./ticket-relations.js";
 import type { TicketViews } from "./ticket-views.js";
 
 /**
- * Board-scoped bulk operations (API.md, CONTRACT.md §5 and §12): every id must be a ticket of
- * the path board, duplicates collapse, everything happens in one transaction (all or nothing),
- * and the answer lists the tickets in request order. Each ticket gets the same activity as the
- * single-ticket operation, and each touched lane is renumbered once.
+ * Board-scoped bulk operations (docs/api.md, "Rules clients can rely on" and "Endpoints"): every id
+ * must be a ticket of the path board, duplicates collapse, everything happens in one transaction
+ * (all or nothing), and the answer lists the tickets in request order. Each ticket gets the same
+ * activity as the single-ticket operation, and each touched lane is renumbered once.
  */
 export function ticketBulkService(
   stores: Pick<Stores, "tickets">,
@@ -79,7 +79,7 @@ export function ticketBulkService(
       }));
     },
 
-    /** Extension (CONTRACT.md §12): sets isArchived (default true). */
+    /** Extension (docs/api.md, "Endpoints"): sets isArchived (default true). */
     archive(
       boardId: number,
       input: { ticketIds: number[]; isArchived?: boolean },

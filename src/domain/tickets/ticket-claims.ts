@@ -11,7 +11,7 @@ import type { BoardLists, ClaimMade, ClaimToApply } from "./board-lists.js";
 import type { TicketJson } from "./ticket-json.js";
 import type { SerializeTicket, TicketViews } from "./ticket-views.js";
 
-/** CONTRACT.md §13: lease bounds and default, in seconds. */
+/** docs/api.md, "Coordination for agents": lease bounds and default, in seconds. */
 export const LEASE_MIN_SECONDS = 10;
 export const LEASE_MAX_SECONDS = 86_400;
 export const LEASE_DEFAULT_SECONDS = 900;
@@ -92,10 +92,10 @@ function checkLease(leaseSeconds: number | undefined): void {
 }
 
 /**
- * Leased claims (CONTRACT.md §13): who works on a ticket until when. A claim is a row that reads
- * as no claim once `expiresAt` has passed, so nothing has to run when a lease runs out. Every
- * claim decision happens inside one transaction, and transactions are serialised, so however
- * many callers race no ticket is handed to two live claims.
+ * Leased claims (docs/api.md, "Coordination for agents"): who works on a ticket until when. A claim
+ * is a row that reads as no claim once `expiresAt` has passed, so nothing has to run when a lease
+ * runs out. Every claim decision happens inside one transaction, and transactions are serialised,
+ * so however many callers race no ticket is handed to two live claims.
  */
 export function ticketClaimService(
   stores: Pick<Stores, "tickets" | "ticketClaims" | "ticketReadiness" | "lanes" | "ticketChanges">,

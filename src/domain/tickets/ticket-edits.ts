@@ -11,7 +11,7 @@ import type { BoardChanges } from "../transaction.js";
 import type { TicketLanes } from "./ticket-ordering.js";
 import type { TicketLinkRules } from "./ticket-relations.js";
 
-/** TicketUpsert of API.md: every field optional; create requires laneId and title. */
+/** TicketUpsert of docs/api.md: every field optional; create requires laneId and title. */
 export interface TicketUpsert {
   laneId?: number;
   parentTicketId?: number | null;
@@ -102,7 +102,7 @@ function sameIds(a: readonly number[], b: readonly number[]): boolean {
 /**
  * Validation and writing of ticket changes, shared by the single-ticket endpoints, transitions
  * and bulk operations, so every path applies the same rules and writes the same activity
- * (CONTRACT.md §7: one entry per ticket per change, in the same transaction).
+ * (docs/api.md, "Activity": one entry per ticket per change, in the same transaction).
  */
 export function ticketEdits(
   stores: Pick<Stores, "tickets" | "ticketTags" | "ticketRelations">,

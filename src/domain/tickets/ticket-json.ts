@@ -3,14 +3,13 @@ import type { TicketClaim } from "../model.js";
 import type { TicketPartsJson } from "./ticket-parts.js";
 
 /**
- * A full Ticket's JSON from kept pieces (docs/performance.md, "The Ticket answer as kept JSON
- * (session 11)"). The route's serializer (fast-json-stringify) writes a Ticket's properties in
- * schema order; the parts a change of the ticket's own columns leaves alone (bodies, tags,
- * references, comments, relations: ticket-parts.ts) are cut from one such answer and kept, and
- * later answers join them with the few fields that change (title, flags, position, dates,
- * version, claim), written here as the serializer writes them: a string as `JSON.stringify`
- * writes it (fast-json-stringify escapes by the same rules, or calls it), an integer as its
- * decimal digits, a boolean as `true`/`false`.
+ * A full Ticket's JSON from kept pieces (docs/performance.md, "Ticket answers from kept parts").
+ * The route's serializer (fast-json-stringify) writes a Ticket's properties in schema order; the
+ * parts a change of the ticket's own columns leaves alone (bodies, tags, references, comments,
+ * relations: ticket-parts.ts) are cut from one such answer and kept, and later answers join them
+ * with the few fields that change (title, flags, position, dates, version, claim), written here as
+ * the serializer writes them: a string as `JSON.stringify` writes it (fast-json-stringify escapes
+ * by the same rules, or calls it), an integer as its decimal digits, a boolean as `true`/`false`.
  *
  * The first answer cut is checked: its pieces joined with the fields written here must give the
  * serializer's text exactly, or nothing is kept and every answer of that ticket is serialized
@@ -60,7 +59,7 @@ export interface TicketFresh {
  * A full Ticket's JSON as an answer sends it: the serializer's text, or the UTF-8 bytes joined
  * from kept pieces. Bytes go to the socket as they are: a joined string would be flattened to
  * measure it, flattened again behind the response's headers and encoded, ~3 copies of ~5 KB per
- * answer (docs/performance.md, "The request path of a title PATCH (session 12)").
+ * answer (docs/performance.md, "The request path").
  */
 export type TicketJson = string | Buffer;
 

@@ -17,11 +17,11 @@ export interface MoveTarget {
 }
 
 /**
- * Moving tickets to another board (CONTRACT.md §5). Links cannot cross boards, so the parent
- * link, the children's links to the ticket, blocker links both ways and related links are
- * removed; tags become the target board's tags of the same name (case-insensitive, keeping their
- * reasons) or are dropped; body, flags, comments, events, remote link and external references
- * stay. A move within the same board is a lane change.
+ * Moving tickets to another board (docs/api.md, "Rules clients can rely on"). Links cannot cross
+ * boards, so the parent link, the children's links to the ticket, blocker links both ways and
+ * related links are removed; tags become the target board's tags of the same name
+ * (case-insensitive, keeping their reasons) or are dropped; body, flags, comments, events, remote
+ * link and external references stay. A move within the same board is a lane change.
  */
 export function ticketMoves(
   stores: Pick<Stores, "boards" | "tickets" | "ticketTags" | "ticketRelations">,

@@ -9,7 +9,8 @@ export interface LaneEntry {
 
 /**
  * Inserts `moving` into a lane's order (which must not contain it) at `index`, then keeps
- * archived tickets after active ones (stable, CONTRACT.md §5). Returns the ids in their new order.
+ * archived tickets after active ones (stable, docs/api.md, "Rules clients can rely on"). Returns
+ * the ids in their new order.
  */
 export function placeInOrder(order: readonly LaneEntry[], moving: LaneEntry, index: number) {
   const placed = [...order];
@@ -42,8 +43,8 @@ export function ticketLanes(stores: Pick<Stores, "lanes" | "tickets">) {
     },
 
     /**
-     * Transition by name (CONTRACT.md §5): trimmed, exact and case-sensitive, the first by lane
-     * order when names repeat.
+     * Transition by name (docs/api.md, "Rules clients can rely on"): trimmed, exact and
+     * case-sensitive, the first by lane order when names repeat.
      */
     laneNamed(boardId: number, laneName: string): Lane {
       const name = laneName.trim();

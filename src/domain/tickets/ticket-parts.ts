@@ -5,8 +5,8 @@ import type { Board, Comment, Tag, TicketExternalReference } from "../model.js";
 /**
  * What a full Ticket shows besides its own row, its claim and its remote link: the rows a change
  * of the ticket's own columns (a title, a priority, a resolution) leaves as they are. Read once
- * and kept, a title PATCH answers with one query for the row instead of seven (docs/performance.md,
- * "The write itself (session 10)"), and reads no bodies ("The Ticket answer as kept JSON").
+ * and kept, a title PATCH answers with one query for the row instead of seven and reads no bodies
+ * (docs/performance.md, "Ticket answers from kept parts").
  */
 export interface TicketParts {
   board: Board;

@@ -46,9 +46,10 @@ export function ticketPositionService(
 
   return {
     /**
-     * CONTRACT.md §5: `beforeTicketId` wins, then `afterTicketId`, then `position` (clamped to
-     * the lane's end), else the end. Every anchor sent must be in the target lane. Answers the
-     * Ticket's JSON as `serialize` (the route's serializer) writes it (`views.ticketJson`).
+     * docs/api.md, "Rules clients can rely on": `beforeTicketId` wins, then `afterTicketId`, then
+     * `position` (clamped to the lane's end), else the end. Every anchor sent must be in the target
+     * lane. Answers the Ticket's JSON as `serialize` (the route's serializer) writes it
+     * (`views.ticketJson`).
      */
     reposition(ticketId: number, input: PositionInput, serialize: SerializeTicket): TicketJson {
       return transact((changes) => {

@@ -2,7 +2,7 @@ import type { Stores } from "../../storage/index.js";
 import type { TicketRow } from "../../storage/tickets.js";
 import { InvalidInput } from "../errors.js";
 
-/** Ids in first-seen order without duplicates (CONTRACT.md §2: duplicates are collapsed). */
+/** Ids in first-seen order without duplicates (docs/api.md, "Limits": duplicates are collapsed). */
 export function uniqueIds(ids: readonly number[]): number[] {
   return [...new Set(ids)];
 }
@@ -14,7 +14,7 @@ interface Subject {
 }
 
 /**
- * Rules of a ticket's links (API.md rules 3-5, CONTRACT.md §5): every linked ticket or tag
+ * Rules of a ticket's links (docs/api.md, "Relations"): every linked ticket or tag
  * belongs to the ticket's board; no self links; parents one level deep; no blocker cycles.
  * Each check throws InvalidInput naming the offending array element, and returns the ids to
  * store (duplicates collapsed).

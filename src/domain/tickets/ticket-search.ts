@@ -1,8 +1,8 @@
 import { foldForSearch } from "../search-text.js";
 
 /**
- * The three forms of the list's `q` (CONTRACT.md §6), parsed once so storage only turns them into
- * SQL. `text` is always the whole query folded for search (domain/search-text.ts).
+ * The three forms of the list's `q` (docs/api.md, "Search"), parsed once so storage only turns them
+ * into SQL. `text` is always the whole query folded for search (domain/search-text.ts).
  */
 export type TicketSearch =
   /** `#<n>`: the ticket with id n, plus tickets whose title or body contain `#<n>`. */

@@ -68,7 +68,7 @@ const FEW_LINKS = 4;
 /** `ref` and `shortRef` are computed on read, so renaming a board changes every ref. */
 const refs = (board: Board, id: number) => ({ ref: `${board.name}#${id}`, shortRef: `#${id}` });
 
-/** CONTRACT.md §4: relation lists by priority (highest first), then id. */
+/** docs/api.md, "Ordering": relation lists by priority (highest first), then id. */
 const byPriority = (a: TicketRelation, b: TicketRelation) => b.priority - a.priority || a.id - b.id;
 
 /**
@@ -223,7 +223,7 @@ export function ticketViews(
     const relations = relationsFromRows(board, parts.neighbours);
     // The fields added to the core's object, not spread with it into a new one: the spread
     // of ~30 properties cost ~10 % of a claim-next's CPU in process (docs/performance.md,
-    // "claim-next's answer; claim, release, position and move as kept JSON (session 12)").
+    // "Ticket answers from kept parts").
     return Object.assign(core(board, record, links, [...parts.externalReferences]), {
       bodyMarkdown: parts.text.bodyMarkdown,
       bodyHtml: parts.text.bodyHtml,

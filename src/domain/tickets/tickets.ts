@@ -32,7 +32,7 @@ export interface TicketListQuery {
   completed?: boolean;
   archived?: "true" | "false" | "all";
   q?: string;
-  /** Only the ready queue (CONTRACT.md §13), in its order. */
+  /** Only the ready queue (docs/api.md, "Coordination for agents"), in its order. */
   ready?: boolean;
 }
 
@@ -97,7 +97,7 @@ export function ticketService(
     return transact((changes) => {
       const before = text.bodyMarkdown === undefined ? requireRow(ticketId) : require(ticketId);
       let remote: TicketRemote | null | undefined;
-      // API.md rule 7: a tracked ticket's title is the remote issue's, read-only.
+      // docs/api.md, "Remote tracking": a tracked ticket's title is the remote issue's, read-only.
       if (text.title !== undefined && text.title !== before.title) {
         remote = stores.remoteLinks.get(ticketId);
         if (remote)
@@ -218,7 +218,7 @@ export function ticketService(
       });
     },
 
-    /** PATCH: only the fields sent change, each independently (API.md). */
+    /** PATCH: only the fields sent change, each independently (docs/api.md). */
     update(ticketId: number, input: TicketUpsert): Ticket {
       edits.assertSomeField(input);
       return change(ticketId, input, ticketAnswer);

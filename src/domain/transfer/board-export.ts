@@ -19,13 +19,16 @@ export interface ExportedTagReason {
   tagId: number;
   reason: string | null;
   details: Record<string, unknown> | null;
-  /** Beyond CONTRACT.md §10's list, so a round trip keeps the link to the comment. */
+  /**
+   * Beyond the list in docs/api.md, "Export and import": a round trip keeps the link to the
+   * comment.
+   */
   reasonCommentId: number | null;
   attachedAt: string | null;
   updatedAt: string | null;
 }
 
-/** One ticket of the export (CONTRACT.md §10); remote tracking is left out. */
+/** One ticket of the export (docs/api.md, "Export and import"); remote tracking is left out. */
 export interface ExportedTicket {
   id: number;
   boardId: number;

@@ -30,10 +30,11 @@ import type { Transact } from "../transaction.js";
 import { importedTickets, type MadeOnRead } from "./import-detail.js";
 import type { ImportPlan, PlannedReason, PlannedTicket, WrittenBoard } from "./import-plan.js";
 
-// The shapes an import accepts (CONTRACT.md §10): a tack export, or the same shape from another
-// implementation of the interface. Types and ranges are checked by the route's schema already;
-// this module checks what a schema cannot: trimmed names, references between the document's
-// own ids, the relation rules, and it names the offending element (`tickets[4].parentTicketId`).
+// The shapes an import accepts (docs/api.md, "Export and import"): a tack export, or the same shape
+// from another implementation of the interface. Types and ranges are checked by the route's schema
+// already; this module checks what a schema cannot: trimmed names, references between the
+// document's own ids, the relation rules, and it names the offending element
+// (`tickets[4].parentTicketId`).
 
 export interface ImportTag {
   id?: number;
@@ -378,8 +379,9 @@ function linkedTickets(
 }
 
 /**
- * Rejects blocker cycles of any length (CONTRACT.md §5), naming the link that closes one.
- * Iterative depth-first search, so a chain of thousands of tickets cannot overflow the stack.
+ * Rejects blocker cycles of any length (docs/api.md, "Rules clients can rely on"), naming the link
+ * that closes one. Iterative depth-first search, so a chain of thousands of tickets cannot overflow
+ * the stack.
  */
 function assertNoBlockerCycle(tickets: readonly PlannedTicket[]): void {
   const edges = tickets.map((ticket) => [...ticket.blockers.keys()]);

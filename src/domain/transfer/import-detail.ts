@@ -13,7 +13,7 @@ import type { PlannedTicket, WrittenBoard } from "./import-plan.js";
 // (no characters beyond U+FFFF), where JavaScript's comparison gives the same order.
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const ascending = (a: number, b: number) => a - b;
-/** CONTRACT.md §4: relation lists by priority (highest first), then id. */
+/** docs/api.md, "Ordering": relation lists by priority (highest first), then id. */
 const byPriority = (a: TicketRelation, b: TicketRelation) => b.priority - a.priority || a.id - b.id;
 
 /**
@@ -135,7 +135,7 @@ export function importedTickets(
     };
   };
 
-  // Board order (CONTRACT.md §4): lane position, active before archived, position, id.
+  // Board order (docs/api.md, "Ordering"): lane position, active before archived, position, id.
   const rank = (ticket: PlannedTicket) =>
     laneRank.get(written.laneIds[ticket.laneIndex] as number) ?? 0;
   const order = [...planned].sort(

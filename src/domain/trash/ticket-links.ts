@@ -1,7 +1,10 @@
 import type { Stores } from "../../storage/index.js";
 import type { Row, TableRows, TicketSnapshot } from "../../storage/trash.js";
 
-/** A link of a restored ticket left out because it would break a rule of CONTRACT.md §5 now. */
+/**
+ * A link of a restored ticket left out because it would break a rule of docs/api.md, "Rules clients
+ * can rely on" now.
+ */
 export interface DroppedLink {
   link: "parent" | "child" | "blocker" | "blocking" | "related";
   ticketId: number;
@@ -11,11 +14,12 @@ export interface DroppedLink {
 type LinkStores = Pick<Stores, "trash" | "tickets" | "ticketTags" | "ticketRelations">;
 
 /**
- * Puts a deleted ticket back with the links it had (CONTRACT.md §16), each checked against the
- * board as it is now: links to tickets that no longer exist are left out; links that would break
- * a §5 rule (another board, nested parents, a blocker cycle) are left out and reported. Tag links
- * come back for the tags that still exist. `insert` writes the ticket's rows (its lane makes
- * room first); the links to other tickets follow, each checked after the previous ones.
+ * Puts a deleted ticket back with the links it had (docs/api.md, "The trash"), each checked against
+ * the board as it is now: links to tickets that no longer exist are left out; links that would
+ * break a rule of docs/api.md, "Relations" (another board, nested parents, a blocker cycle) are
+ * left out and reported. Tag links come back for the tags that still exist. `insert` writes the
+ * ticket's rows (its lane makes room first); the links to other tickets follow, each checked after
+ * the previous ones.
  */
 export function restoreTicketLinks(
   stores: LinkStores,

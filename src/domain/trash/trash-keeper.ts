@@ -24,8 +24,8 @@ export function trashLabel(text: string): string {
 }
 
 /**
- * Called by every delete inside its transaction, before the rows go (CONTRACT.md §16): files
- * a snapshot of the object in the trash for `days` days. With 0 days nothing is kept and the
+ * Called by every delete inside its transaction, before the rows go (docs/api.md, "The trash"):
+ * files a snapshot of the object in the trash for `days` days. With 0 days nothing is kept and the
  * delete erases as it always did. Entries whose time is up are erased on the way, so the trash
  * never holds more than it should whether or not anybody looks at it.
  */

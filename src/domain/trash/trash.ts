@@ -26,7 +26,7 @@ type TrashStores = Pick<
 >;
 
 /**
- * The trash's own operations (CONTRACT.md §16): list, restore, erase. Deletes file entries
+ * The trash's own operations (docs/api.md, "The trash"): list, restore, erase. Deletes file entries
  * through trash-keeper.ts. A restore inserts the snapshot's rows again with their ids, in one
  * transaction, after checking that what the object hangs on is back and that no name or remote
  * identity was taken meanwhile; the rows' triggers keep ticket versions, the stream's ticket

@@ -6,7 +6,10 @@ import { MAX_STREAMS, MAX_STREAMS_PER_BOARD } from "../request-limits.js";
 import { BoardIdParams, errors } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
-/** `GET /api/boards/{boardId}/events`: the per-board change stream (CONTRACT.md §9). */
+/**
+ * `GET /api/boards/{boardId}/events`: the per-board change stream (docs/api.md, "The board change
+ * stream").
+ */
 export function boardEventRoutes(
   app: TackApp,
   boards: Pick<BoardService, "require">,

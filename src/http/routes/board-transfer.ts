@@ -10,7 +10,7 @@ import { type BoardDetail, BoardDetailRef } from "../schemas/boards.js";
 import { answer, BoardIdParams, errors } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
-/** Export and import of whole boards (CONTRACT.md §10, docs/export-format.md). */
+/** Export and import of whole boards (docs/api.md, "Export and import", docs/export-format.md). */
 export function boardTransferRoutes(
   app: TackApp,
   services: { boardExport: BoardExporter; boardImport: BoardImporter; entityTags: EntityTags },

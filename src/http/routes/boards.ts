@@ -63,7 +63,7 @@ export function boardRoutes(app: TackApp, boards: BoardService): void {
         operationId: "reorderBoards",
         summary: "Reorder boards",
         tags: ["boards"],
-        description: "Extension (CONTRACT.md §12): boardIds must list every board once.",
+        description: "Extension (docs/api.md, 'Endpoints'): boardIds must list every board once.",
         body: Type.Object({ boardIds: IdList }),
         response: { 200: answer(BoardList, "Every board, in the new order."), ...errors(400) },
       },

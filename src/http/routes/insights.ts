@@ -13,7 +13,7 @@ export function insightsRoutes(app: TackApp, insights: InsightsService): void {
         summary: "Flow insights of a board",
         tags: ["boards"],
         description:
-          "How work moved on the board (CONTRACT.md §14): flow per bucket, throughput, lead and " +
+          "How work moved on the board (docs/api.md, 'Insights'): flow per bucket, throughput, lead and " +
           "cycle time percentiles, aging open tickets and per-actor figures, derived from the " +
           "activity history of the tickets that exist now.",
         params: BoardIdParams,

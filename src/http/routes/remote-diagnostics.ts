@@ -61,8 +61,8 @@ export function remoteDiagnosticRoutes(app: TackApp, diagnostics: RemoteDiagnost
           ...errors(413, 500),
         },
       },
-      // API.md's exception: every 400 here carries a RemoteDiagnosticResult, schema failures and
-      // unparsable bodies included; other statuses keep the usual error shape.
+      // docs/api.md's exception: every 400 here carries a RemoteDiagnosticResult, schema failures
+      // and unparsable bodies included; other statuses keep the usual error shape.
       errorHandler: (error, request, reply) => {
         const { status, message } = classifyError(error);
         if (status !== 400) return answerError(error, request, reply);

@@ -17,9 +17,9 @@ import type { TackApp } from "../types.js";
 const COOKIE_MAX_AGE_SECONDS = 30 * 24 * 3600;
 
 /**
- * Browser sessions (CONTRACT.md §15): the web UI trades a token for an HttpOnly cookie, so the
- * token is typed once and never kept where page script could read it. The access guard lets
- * POST and DELETE through without a credential; everything else about them is here.
+ * Browser sessions (docs/api.md, "Access tokens"): the web UI trades a token for an HttpOnly
+ * cookie, so the token is typed once and never kept where page script could read it. The access
+ * guard lets POST and DELETE through without a credential; everything else about them is here.
  */
 export function sessionRoutes(
   app: TackApp,

@@ -49,7 +49,7 @@ export function ticketBulkRoutes(
         operationId: "bulkArchiveTickets",
         summary: "Archive or restore many tickets",
         tags: ["bulk"],
-        description: `Extension (CONTRACT.md §12): sets isArchived (default true). ${ALL_OR_NOTHING}`,
+        description: `Extension (docs/api.md, 'Endpoints'): sets isArchived (default true). ${ALL_OR_NOTHING}`,
         params: BoardIdParams,
         body: BulkArchiveBody,
         response: {

@@ -10,9 +10,10 @@ import type { TackApp } from "../types.js";
 import { sendJson, ticketSerializer } from "./tickets.js";
 
 /**
- * Claims with leases (CONTRACT.md §13): claim, release, and claim the next ready ticket. Each
- * answers the Ticket's JSON as the route's serializer writes it, joined by the domain from the
- * JSON kept with the ticket's parts when it has some (domain/tickets/ticket-json.ts).
+ * Claims with leases (docs/api.md, "Coordination for agents"): claim, release, and claim the next
+ * ready ticket. Each answers the Ticket's JSON as the route's serializer writes it, joined by the
+ * domain from the JSON kept with the ticket's parts when it has some
+ * (domain/tickets/ticket-json.ts).
  */
 export function ticketClaimRoutes(
   app: TackApp,

@@ -72,7 +72,7 @@ export function ticketSerializer(): (reply: FastifyReply) => SerializeTicket {
  * An `async` handler must return the reply it gives (else Fastify would send again); that costs
  * a promise, and Fastify then resolves it through `reply.then`, which adds and removes
  * end-of-stream listeners on every answer still waiting for its sync (docs/performance.md,
- * "The request path of a title PATCH (session 12)").
+ * "The request path").
  */
 export function sendJson(reply: FastifyReply, json: TicketJson): FastifyReply {
   return reply.type(JSON_TYPE).send(json);
@@ -130,7 +130,7 @@ class ListAnswer extends Readable {
  * shared pool; any bigger answer is sent as its parts, since a buffer of its own per answer
  * ends up in the old generation once the kept runs have made V8 pretenure Node's buffers, and
  * lives until a mark-compact: a search after full-list reads then paid ~0.7-1 ms of collection
- * per read (docs/performance.md, "The bench's PATCH row and the reads' leftovers (session 12)").
+ * per read (docs/performance.md, "Board lists kept in memory").
  */
 const STREAM_FROM_BYTES = Buffer.poolSize >>> 1;
 

@@ -4,7 +4,10 @@ import { answer, errors } from "../schemas/common.js";
 import { TrashIdParams, TrashList, TrashListQuery, TrashRestored } from "../schemas/trash.js";
 import type { TackApp } from "../types.js";
 
-/** The trash (CONTRACT.md §16): deleted objects kept for a while, restorable with their ids. */
+/**
+ * The trash (docs/api.md, "The trash"): deleted objects kept for a while, restorable with their
+ * ids.
+ */
 export function trashRoutes(app: TackApp, trash: TrashService): void {
   app.get(
     "/api/trash",
@@ -13,7 +16,8 @@ export function trashRoutes(app: TackApp, trash: TrashService): void {
         operationId: "listTrash",
         summary: "List the trash",
         tags: ["trash"],
-        description: "Extension (CONTRACT.md §16): deleted objects still restorable, newest first.",
+        description:
+          "Extension (docs/api.md, 'The trash'): deleted objects still restorable, newest first.",
         querystring: TrashListQuery,
         response: {
           200: answer(TrashList, "The trash entries, newest first."),

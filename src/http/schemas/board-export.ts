@@ -13,9 +13,9 @@ import { ExportedTemplate, ImportedTemplate } from "./templates.js";
 import { TicketEventRef } from "./ticket-records.js";
 import { Priority, TicketExternalReference } from "./tickets.js";
 
-// The board document of CONTRACT.md §10 (docs/export-format.md): `BoardExport` is what export
-// answers, `BoardImport` what import accepts (the same shape, with only ids, names and titles
-// required, so documents of other implementations of the interface load too).
+// The board document of docs/api.md, "Export and import" (docs/export-format.md): `BoardExport` is
+// what export answers, `BoardImport` what import accepts (the same shape, with only ids, names and
+// titles required, so documents of other implementations of the interface load too).
 
 const ExportedTicket = Type.Object({
   id: Id,
@@ -177,7 +177,7 @@ export const BoardImport = Type.Object(
       Type.Object({
         id: Id,
         name: Type.String(),
-        // Checked by the import itself, so the 400 names the lane (CONTRACT.md §14).
+        // Checked by the import itself, so the 400 names the lane (docs/api.md, "Insights").
         wipLimit: Type.Optional(
           Type.Unknown({ description: "1-10,000 or null (none); absent: none" }),
         ),

@@ -14,7 +14,7 @@ export const Board = Type.Object(
 );
 export const BoardRef = Type.Ref(Board);
 
-/** A lane's soft WIP limit (CONTRACT.md §14): 1-10,000, or null for none. */
+/** A lane's soft WIP limit (docs/api.md, "Lanes"): 1-10,000, or null for none. */
 export const WipLimit = Nullable(
   Type.Integer({
     minimum: 1,
@@ -36,7 +36,7 @@ export const Lane = Type.Object(
 );
 export const LaneRef = Type.Ref(Lane);
 
-/** `#rgb`, `#rrggbb` or "" for no color (CONTRACT.md §2). */
+/** `#rgb`, `#rrggbb` or "" for no color (docs/api.md, "Limits"). */
 export const TagColor = Type.String({
   pattern: "^(#[0-9a-fA-F]{3}|#[0-9a-fA-F]{6})?$",
   description: "#rgb or #rrggbb, or an empty string for no color",

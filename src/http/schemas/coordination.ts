@@ -2,9 +2,9 @@ import { Type } from "@sinclair/typebox";
 import { Id, Timestamp } from "./common.js";
 import { Priority } from "./tickets.js";
 
-// Coordination extensions (CONTRACT.md §13): claims with leases. Trimming and length of `actor`
-// and the lease bounds are checked in the domain (domain/tickets/ticket-claims.ts), one message
-// each; the schemas document them.
+// Coordination extensions (docs/api.md, "Coordination for agents"): claims with leases. Trimming
+// and length of `actor` and the lease bounds are checked in the domain
+// (domain/tickets/ticket-claims.ts), one message each; the schemas document them.
 
 export const TicketClaim = Type.Object(
   {

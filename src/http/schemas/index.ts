@@ -31,7 +31,7 @@ import { TrashItem, TrashKind } from "./trash.js";
 
 /**
  * Every named schema (one with an $id). They are registered once with the validators and the
- * serializer, and appear in the OpenAPI document as components under the names API.md uses.
+ * serializer, and appear in the OpenAPI document as components under the names docs/api.md uses.
  * A schema given an $id must be listed here.
  */
 export const namedSchemas = [

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Id, Nullable, Timestamp } from "./common.js";
 
-// `GET /api/boards/{id}/insights` (CONTRACT.md §14; docs/insights.md).
+// `GET /api/boards/{id}/insights` (docs/api.md, "Insights"; docs/insights.md).
 
 export const InsightsQuery = Type.Object({
   from: Type.Optional(

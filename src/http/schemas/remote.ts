@@ -1,9 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { Id, Nullable } from "./common.js";
 
-// Remote tracking and diagnostics (API.md "Remote tracking", CONTRACT.md §11). Provider ids and
-// reference fields are plain strings here: domain/remote-tracking/*.ts and src/providers/issue-locator.ts
-// give one message per rule (e.g. `provider must be one of github, gitlab, redmine`).
+// Remote tracking and diagnostics (docs/api.md, "Remote tracking"). Provider ids and
+// reference fields are plain strings here: domain/remote-tracking/*.ts and
+// src/providers/issue-locator.ts give one message per rule (e.g. `provider must be one of github,
+// gitlab, redmine`).
 
 /** URLs and keys are short in practice; the bound only keeps absurd input out. */
 const ReferenceText = (description: string) => Type.String({ maxLength: 2048, description });

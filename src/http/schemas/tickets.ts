@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Id, Nullable, Timestamp } from "./common.js";
 
-// Resource shapes of API.md's ticket family. Tag is repeated by reference name to avoid an
+// Resource shapes of docs/api.md's ticket family. Tag is repeated by reference name to avoid an
 // import cycle with boards.ts.
 const TagByName = Type.Unsafe<{ id: number; boardId: number; name: string; color: string }>(
   Type.Ref("Tag"),

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Id, Timestamp } from "./common.js";
 
-/** The kinds of object a delete puts in the trash (CONTRACT.md §16). */
+/** The kinds of object a delete puts in the trash (docs/api.md, "The trash"). */
 export const TrashKind = Type.Union(
   [
     Type.Literal("board"),

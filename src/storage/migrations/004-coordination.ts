@@ -1,6 +1,6 @@
 /**
- * Coordination for agents (CONTRACT.md §13): a per-ticket version, leased claims and idempotency
- * keys. Existing tickets start at version 1 and unclaimed.
+ * Coordination for agents (docs/api.md, "Coordination for agents"): a per-ticket version, leased
+ * claims and idempotency keys. Existing tickets start at version 1 and unclaimed.
  *
  * Claims live in their own table rather than as ticket columns: a claim is written and ended far
  * more often than the rest of the ticket changes, and an expired claim is simply a row whose

@@ -1,6 +1,6 @@
 /**
- * The search index of the board list's `q` (CONTRACT.md §6, docs/performance.md): one FTS5 row
- * per ticket, keyed by the ticket id, holding the folded text a search looks at (the ticket's
+ * The search index of the board list's `q` (docs/api.md, "Search", docs/performance.md): one FTS5
+ * row per ticket, keyed by the ticket id, holding the folded text a search looks at (the ticket's
  * `search_text`, its tracked link's and its external references'), tokenized into trigrams so
  * that any substring of 3+ characters is found through the index. The text is folded in
  * JavaScript already (domain/search-text.ts), so the tokenizer must not fold again

@@ -1,5 +1,5 @@
 /**
- * The search index in parts (docs/performance.md, "fourth pass"). Migration 005 gave each ticket
+ * The search index in parts (docs/performance.md, "Search index"). Migration 005 gave each ticket
  * one FTS5 row holding all its folded text, so renaming a ticket re-indexed the ~1,000 trigrams
  * of its whole body: ~0.3 ms of CPU per title edit, a fifth of the edit's cost. Now each ticket
  * has up to three rows, one per part of its text, and a write re-indexes only the parts whose

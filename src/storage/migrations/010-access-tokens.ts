@@ -1,5 +1,6 @@
 /**
- * Access tokens for remote access (CONTRACT.md §15) and the browser sessions made from them.
+ * Access tokens for remote access (docs/api.md, "Access tokens") and the browser sessions made from
+ * them.
  *
  * Only a SHA-256 hash of each token and session secret is stored: the secrets are random 256-bit
  * values, so a plain hash is enough (no salt or slow hash is needed against guessing), and a copy

@@ -1,7 +1,7 @@
 /**
- * The trash (CONTRACT.md §16): deleted boards, lanes, tags, tickets and comments are kept here
- * for a while so they can be restored with the same ids. Each entry holds a JSON snapshot of the
- * rows the delete removed (storage/trash.ts); the live tables keep no trace of deleted objects,
+ * The trash (docs/api.md, "The trash"): deleted boards, lanes, tags, tickets and comments are kept
+ * here for a while so they can be restored with the same ids. Each entry holds a JSON snapshot of
+ * the rows the delete removed (storage/trash.ts); the live tables keep no trace of deleted objects,
  * so no query of theirs needs to learn to skip them (docs/decisions.md, "Trash").
  *
  * `board_id` has no foreign key: a board's entry outlives the board, and entries of its tickets

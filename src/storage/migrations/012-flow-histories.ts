@@ -1,7 +1,7 @@
 /**
- * Flow histories (CONTRACT.md §14, issue #23): insights read every flow entry of thousands of
- * tickets on each request, and pulling the detail fields out of each entry's JSON and parsing its
- * date-time text cost most of that request. `flow_histories` keeps, per ticket (its subject id:
+ * Flow histories (docs/api.md, "Insights", issue #23): insights read every flow entry of thousands
+ * of tickets on each request, and pulling the detail fields out of each entry's JSON and parsing
+ * its date-time text cost most of that request. `flow_histories` keeps, per ticket (its subject id:
  * activity outlives its ticket), those entries already reduced to numbers, one JSON array per
  * entry, joined by commas in the order they were written:
  *

@@ -6,9 +6,9 @@ import { entryOf, FLOW_KINDS } from "./012-flow-histories.js";
  * lookup table anew each time the trigger fires, and the trigger fires for every activity row:
  * ~10 us of a title PATCH's ~40 us activity insert, for a row (`ticket_updated` without a
  * resolution change) that is no flow entry. The same test written as a CASE compares the action
- * with each name in turn and builds nothing (docs/performance.md, "What SQLite does for a title
- * PATCH"). It keeps 012's `isFlowEntry` exactly: the ten actions, and of `ticket_updated` only
- * the rows whose details carry `after.isResolved`. The trigger's body is 013's.
+ * with each name in turn and builds nothing (docs/performance.md, "A write's unit of work"). It
+ * keeps 012's `isFlowEntry` exactly: the ten actions, and of `ticket_updated` only the rows whose
+ * details carry `after.isResolved`. The trigger's body is 013's.
  */
 export const isFlowEntryByCase = (a: string) => `CASE ${a}.action
     ${FLOW_KINDS.filter((action) => action !== "ticket_updated")

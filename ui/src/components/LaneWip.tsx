@@ -4,7 +4,7 @@ import { lanes, ticketsByLane } from "../store";
 import { toast } from "../toasts";
 import type { Lane } from "../types";
 
-/** A lane's load: its tickets neither resolved nor archived (CONTRACT.md §14). */
+/** A lane's load: its tickets neither resolved nor archived (docs/api.md, "Insights"). */
 export function laneLoad(laneId: number): number {
   let load = 0;
   for (const ticket of ticketsByLane.value.get(laneId) ?? []) {

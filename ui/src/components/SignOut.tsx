@@ -5,9 +5,9 @@ import { toast } from "../toasts";
 import type { SessionState } from "../types";
 
 /**
- * Sign-out, shown when the page runs on a session cookie (remote access, CONTRACT.md §15). The
- * cookie is HttpOnly, so the page asks the server whether it has one. Signing out ends the
- * session on the server; the reload then gets the sign-in page.
+ * Sign-out, shown when the page runs on a session cookie (remote access, docs/api.md, "Access
+ * tokens"). The cookie is HttpOnly, so the page asks the server whether it has one. Signing out
+ * ends the session on the server; the reload then gets the sign-in page.
  */
 export function SignOut() {
   const session = useSignal<SessionState | null>(null);

@@ -8,8 +8,8 @@ import { restoreEntry } from "../undo";
 import { Modal } from "./Modal";
 
 /**
- * The trash (CONTRACT.md §16): what was deleted and can still come back, of the open board or
- * of all boards, each with Restore and Erase. A dialog, so it is reached from anywhere (the
+ * The trash (docs/api.md, "The trash"): what was deleted and can still come back, of the open board
+ * or of all boards, each with Restore and Erase. A dialog, so it is reached from anywhere (the
  * sidebar's Trash button) and every control is a button in tab order.
  */
 export function TrashView(props: { boardId: number | null; onClose: () => void }) {
