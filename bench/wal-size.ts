@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     streams: Number(values.streams),
   };
   console.log(
-    `tack bench:wal (issue #34) — node ${process.version}, load average ${loadavg()
+    `tack bench wal (issue #34) — node ${process.version}, load average ${loadavg()
       .map((value) => value.toFixed(1))
       .join(" ")}, ${new Date().toISOString()}`,
   );
@@ -173,7 +173,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error(
-    `bench:wal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    `bench wal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
   );
   process.exit(1);
 });
