@@ -3,6 +3,7 @@ import { refuseDamagedDatabase } from "./backup/startup-check.js";
 import type { ServeConfig } from "./config.js";
 import { renderMarkdown } from "./domain/markdown.js";
 import { createServices, type Services } from "./domain/services.js";
+import { checklistOf } from "./domain/tickets/checklists.js";
 import { BoardEventBus } from "./events/board-events.js";
 import { buildApp } from "./http/app.js";
 import { diskFullReports } from "./http/disk-full.js";
@@ -56,7 +57,7 @@ export async function startServer(
   const tls = config.tls && readTlsFiles(config.tls);
   // Before anything opens the file for writing (docs/operations.md, "A damaged file").
   if (!config.skipCheck) refuseDamagedDatabase(config.dbFile, config.backupDir);
-  const db = openDatabase(config.dbFile, { renderMarkdown });
+  const db = openDatabase(config.dbFile, { renderMarkdown, countChecklist: checklistOf });
   const checkpoints = walCheckpointsOffThread(db, config.dbFile);
   const commits = groupCommit(db, config.dbFile, options.syncFile);
   const diskFull = diskFullReports(config.dbFile);

@@ -421,7 +421,11 @@ test("migration 007 re-indexes a database indexed by 005, every ticket in parts"
     const old = new Database(dbFile);
     for (const migration of migrations.slice(0, 6)) {
       if (typeof migration === "string") old.exec(migration);
-      else migration(old, { renderMarkdown: (markdown) => markdown });
+      else
+        migration(old, {
+          renderMarkdown: (markdown) => markdown,
+          countChecklist: () => ({ done: 0, total: 0 }),
+        });
     }
     old.pragma("user_version = 6");
     const at = "2024-01-01T00:00:00.000Z";

@@ -99,10 +99,12 @@ async function withTokens(
   const { accessTokens } = await import("../domain/access/access-tokens.js");
   const { DomainError } = await import("../domain/errors.js");
   const { renderMarkdown } = await import("../domain/markdown.js");
+  const { checklistOf } = await import("../domain/tickets/checklists.js");
   let db: ReturnType<typeof openDatabase> | undefined;
   try {
-    // The renderer is only asked for when an old database's stored HTML must be rendered again.
-    db = openDatabase(dbFile, { renderMarkdown });
+    // The renderer and parser are only asked for when an old database's stored HTML must be
+    // rendered again or its checklists counted.
+    db = openDatabase(dbFile, { renderMarkdown, countChecklist: checklistOf });
     run(accessTokens(accessTokenStore(db)));
   } catch (error) {
     const known = error instanceof DomainError || error instanceof StartupError;

@@ -12,16 +12,18 @@ import type { BoardChanges, Transact } from "./transaction.js";
  * - A ticket's tag is its id and version, plus a mark once its stored claim has expired (the
  *   representation then shows `claim: null` although no transaction ran).
  * - A board's tag is this process's epoch, the board's revision (the number of the last unit of
- *   work that changed it, counted in memory after each commit) and the end of the earliest claim
- *   still live on it, so it changes with every stream message, with every change of a ticket
- *   on it, and when a claim expires. The
+ *   work that changed it, counted in memory after each commit) and the next moment the clock
+ *   changes its ready queue (the end of the earliest claim still live on it, or the earliest
+ *   `notBefore` still to come: docs/api.md, "Not before"), so it changes with every stream
+ *   message, with every change of a ticket on it, when a claim expires and when a ticket's
+ *   `notBefore` passes. The
  *   epoch differs on every start, so a revision number is never reused after a restart.
  */
 export function entityTags(stores: Pick<Stores, "ticketClaims" | "boards">, transact: Transact) {
   const epoch = `${Date.now().toString(36)}${randomBytes(4).toString("hex")}`;
   let counter = 0;
   const revisions = new Map<number, number>();
-  /** Claim ends of a board, read once per revision. */
+  /** Claim ends and `notBefore` moments of a board, read once per revision, earliest first. */
   const expiries = new Map<number, { revision: number; ends: string[] }>();
 
   function ticketTag(ticketId: number): string | undefined {
@@ -31,14 +33,18 @@ export function entityTags(stores: Pick<Stores, "ticketClaims" | "boards">, tran
     return `"t${ticketId}.${state.version}${expired ? ".x" : ""}"`;
   }
 
-  /** The end of the earliest live claim of a board, "" when none. */
+  /** The earliest moment still to come of a board's claim ends and notBefores, "" when none. */
   function nextExpiry(boardId: number, revision: number): string {
     let known = expiries.get(boardId);
+    const at = now();
     if (!known || known.revision !== revision) {
-      known = { revision, ends: stores.ticketClaims.expiriesOfBoard(boardId) };
+      // Moments past now never count again: only those to come are read.
+      const waits = stores.ticketClaims.waitsOfBoard(boardId, at);
+      const claims = stores.ticketClaims.expiriesOfBoard(boardId);
+      const ends = waits.length === 0 ? claims : [...claims, ...waits].sort();
+      known = { revision, ends };
       expiries.set(boardId, known);
     }
-    const at = now();
     return known.ends.find((end) => end > at) ?? "";
   }
 

@@ -115,6 +115,23 @@ function withoutByteOrderMark(markdown: string): string {
 }
 
 /**
+ * The GFM task list items of a body (`- [ ] x`, `- [x] y`, any marker and depth, block quotes
+ * included; code and raw HTML blocks hold none), in document order: the line each item's text
+ * starts on (0-based, lines split as markdown-it splits them) and whether its box is checked.
+ * Read from markdown-it's parse with the task list plugin set up above, so an item counts exactly
+ * when the rendered body shows a checkbox for it.
+ */
+export function taskItems(markdown: string): Array<{ line: number; checked: boolean }> {
+  const items: Array<{ line: number; checked: boolean }> = [];
+  for (const token of engine().md.parse(markdown, {})) {
+    const box = token.type === "inline" ? token.children?.[0] : undefined;
+    if (box?.type !== "checkbox_input" || !token.map) continue;
+    items.push({ line: token.map[0], checked: box.attrGet("checked") !== null });
+  }
+  return items;
+}
+
+/**
  * Only for test/markdown-direct.test.ts, which compares the two paths: the direct renderer's
  * output, or undefined when the body needs the filter.
  */

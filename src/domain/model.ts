@@ -194,8 +194,12 @@ export interface TicketCore {
   version: number;
   /** The live claim; null when none or expired. */
   claim: TicketClaim | null;
+  /** Not ready before this moment (docs/api.md, "Not before"); null: no such moment. */
+  notBefore: string | null;
   /** Its open asks of any kind (docs/api.md, "Asks"). */
   openAsks: number;
+  /** Its body's task list items (docs/api.md, "Checklists"). */
+  checklist: { done: number; total: number };
 }
 
 export interface TicketSummary extends TicketCore {

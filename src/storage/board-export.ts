@@ -59,8 +59,9 @@ export function boardImportStore(db: Db) {
   const insertTickets = prepareBulkInsert(
     db,
     `INSERT INTO tickets (id, board_id, lane_id, parent_ticket_id, title, title_search,
-       is_resolved, is_archived, priority, position, created_at, updated_at)`,
-    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+       is_resolved, is_archived, priority, position, created_at, updated_at, not_before,
+       checklist_done, checklist_total)`,
+    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const insertTexts = prepareBulkInsert(
     db,
@@ -139,6 +140,9 @@ export function boardImportStore(db: Db) {
           row.position,
           row.createdAt,
           row.updatedAt,
+          row.notBefore,
+          row.checklist.done,
+          row.checklist.total,
         );
         texts.push(id, row.searchText.body, row.bodyMarkdown, row.bodyHtml);
       });

@@ -17,6 +17,9 @@ const NO_RENDERER: MigrationContext = {
   renderMarkdown() {
     throw new StartupError("upgrading this database needs the Markdown renderer: run tack serve");
   },
+  countChecklist() {
+    throw new StartupError("upgrading this database needs the Markdown parser: run tack serve");
+  },
 };
 
 /**

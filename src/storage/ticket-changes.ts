@@ -49,6 +49,9 @@ const TICKET_FIELDS = [
   "position",
   "created_at",
   "updated_at",
+  "not_before",
+  "checklist_done",
+  "checklist_total",
 ];
 
 /** Whether a ticket is noted in this transaction (every noted ticket has its board-0 row). */

@@ -57,6 +57,15 @@ export function ticketClaimStore(db: Db) {
     )
     .raw(true);
 
+  // Served by tickets_not_before (migration 017): the board's moments still to come, not its
+  // tickets.
+  const waitsOfBoard = db
+    .prepare<[number, string], [string]>(
+      `SELECT not_before FROM tickets INDEXED BY tickets_not_before
+       WHERE board_id = ? AND not_before IS NOT NULL AND not_before > ? ORDER BY not_before`,
+    )
+    .raw(true);
+
   return {
     get(ticketId: number): ClaimRow | undefined {
       const row = byTicket.get(ticketId);
@@ -79,6 +88,13 @@ export function ticketClaimStore(db: Db) {
     /** When each stored claim of a board's tickets ends, earliest first. */
     expiriesOfBoard: (boardId: number): string[] =>
       expiriesOfBoard.all(boardId).map((row) => row[0]),
+
+    /**
+     * The `notBefore` moments of a board's tickets after `after`, earliest first (docs/api.md,
+     * "Not before": each makes a ticket ready with no write).
+     */
+    waitsOfBoard: (boardId: number, after: string): string[] =>
+      waitsOfBoard.all(boardId, after).map((row) => row[0]),
 
     set(claim: ClaimRow): void {
       upsert.run(claim.ticketId, claim.boardId, claim.actor, claim.claimedAt, claim.expiresAt);

@@ -17,12 +17,24 @@ export interface TicketPlacement {
   priority: number;
   /** When its stored claim ends (live while after now), or null when it has none. */
   claimExpiresAt: string | null;
+  /** Its `notBefore` (not ready while after now; docs/api.md, "Not before"), or null. */
+  notBefore: string | null;
 }
 
-type RawPlacement = [number, number, number, number, number, number, number, string | null];
+type RawPlacement = [
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  string | null,
+  string | null,
+];
 
 const COLUMNS = `t.id, t.board_id, t.lane_id, t.is_archived, t.is_resolved, t.position, t.priority,
-  (SELECT c.expires_at FROM ticket_claims c WHERE c.ticket_id = t.id)`;
+  (SELECT c.expires_at FROM ticket_claims c WHERE c.ticket_id = t.id), t.not_before`;
 
 const fromRaw = (row: RawPlacement): TicketPlacement => ({
   id: row[0],
@@ -33,6 +45,7 @@ const fromRaw = (row: RawPlacement): TicketPlacement => ({
   position: row[5],
   priority: row[6],
   claimExpiresAt: row[7],
+  notBefore: row[8],
 });
 
 export function ticketPlacementStore(db: Db) {

@@ -4,8 +4,9 @@ import type { Db } from "./database.js";
  * The ready queue's rule (docs/agents.md, "The ready queue") as one SQL condition on ticket `t`:
  * not resolved, not archived, no unresolved blocker, no parent with an unresolved blocker, no
  * unresolved child (archived or not), no open blocking ask (docs/api.md, "Asks"), no live claim
- * (`@now` is the current ISO timestamp). The claim test comes first: claim-next walks past every
- * ticket claimed before, and that probe is the cheapest.
+ * and no `notBefore` still to come (docs/api.md, "Not before"; `@now` is the current ISO
+ * timestamp, and both are stored in that form, so text order is time order). The claim test
+ * comes first: claim-next walks past every ticket claimed before, and that probe is the cheapest.
  */
 const UNCLAIMED =
   "NOT EXISTS (SELECT 1 FROM ticket_claims k WHERE k.ticket_id = t.id AND k.expires_at > @now)";
@@ -16,8 +17,12 @@ const UNBLOCKED = `NOT EXISTS (SELECT 1 FROM ticket_blockers b JOIN tickets bt O
   AND NOT EXISTS (SELECT 1 FROM tickets c WHERE c.parent_ticket_id = t.id AND c.is_resolved = 0)
   AND NOT EXISTS (SELECT 1 FROM asks a WHERE a.ticket_id = t.id AND a.status = 'open'
                   AND a.blocking = 1)`;
-const READY = `t.is_resolved = 0 AND t.is_archived = 0 AND ${UNCLAIMED} AND ${UNBLOCKED}`;
-/** The rule without its claim test: what the in-memory ready sets keep (claims change often). */
+const DUE = "(t.not_before IS NULL OR t.not_before <= @now)";
+const READY = `t.is_resolved = 0 AND t.is_archived = 0 AND ${UNCLAIMED} AND ${DUE} AND ${UNBLOCKED}`;
+/**
+ * The rule without its tests of the clock (claim, not before): what the in-memory ready sets keep
+ * (claims change often, and both end with no row changing; the lists test them per read).
+ */
 const STARTABLE = `t.is_resolved = 0 AND t.is_archived = 0 AND ${UNBLOCKED}`;
 
 /** Narrowing of `claim-next`; every one present applies (AND). */

@@ -27,8 +27,13 @@ export interface TicketRow {
   updatedAt: string;
   /** docs/api.md, "Coordination for agents"; raised by storage/ticket-changes.ts. */
   version: number;
+  /** The moment before which it is not ready (docs/api.md, "Not before"), ISO UTC, or null. */
+  notBefore: string | null;
   /** Its open asks of any kind (docs/api.md, "Asks"), counted with the row. */
   openAsks: number;
+  /** Its body's task list items, checked and in all (docs/api.md, "Checklists"). */
+  checklistDone: number;
+  checklistTotal: number;
 }
 
 /** A ticket's own columns including its bodies. */
@@ -53,6 +58,10 @@ export interface TicketWrite {
   isArchived: boolean;
   priority: number;
   updatedAt: string;
+  /** ISO UTC with milliseconds (normalised by the domain), or null. */
+  notBefore: string | null;
+  /** The counts of the body's task list items (domain/tickets/checklists.ts). */
+  checklist: { done: number; total: number };
 }
 
 /** A ticket's bodies, as its text row holds them. */
@@ -63,7 +72,7 @@ export interface TicketText {
 
 /** The ticket row's writable columns (`updateRow`): `titleSearch` is the folded title. */
 export interface TicketRowWrite
-  extends Omit<TicketWrite, "bodyMarkdown" | "bodyHtml" | "searchText"> {
+  extends Omit<TicketWrite, "bodyMarkdown" | "bodyHtml" | "searchText" | "checklist"> {
   titleSearch: string;
 }
 
@@ -90,7 +99,10 @@ interface SqlRow {
   created_at: string;
   updated_at: string;
   version: number;
+  not_before: string | null;
   open_asks: number;
+  checklist_done: number;
+  checklist_total: number;
 }
 
 interface SqlRecord extends SqlRow {
@@ -111,7 +123,10 @@ const toRow = (row: SqlRow): TicketRow => ({
   createdAt: row.created_at,
   updatedAt: row.updated_at,
   version: row.version,
+  notBefore: row.not_before,
   openAsks: row.open_asks,
+  checklistDone: row.checklist_done,
+  checklistTotal: row.checklist_total,
 });
 
 type RawRow = [
@@ -126,6 +141,9 @@ type RawRow = [
   number,
   string,
   string,
+  number,
+  string | null,
+  number,
   number,
   number,
 ];
@@ -144,7 +162,10 @@ const fromRaw = (row: RawRow): TicketRow => ({
   createdAt: row[9],
   updatedAt: row[10],
   version: row[11],
-  openAsks: row[12],
+  notBefore: row[12],
+  openAsks: row[13],
+  checklistDone: row[14],
+  checklistTotal: row[15],
 });
 
 // The row's object gets the two bodies added, rather than being spread into a second object
@@ -163,8 +184,8 @@ const toRecord = (row: SqlRecord): TicketRecord => {
  */
 const OPEN_ASKS = `(SELECT count(*) FROM asks a WHERE a.ticket_id = t.id AND a.status = 'open')`;
 const ROW_COLUMNS = `t.id, t.board_id, t.lane_id, t.parent_ticket_id, t.title, t.is_resolved,
-  t.is_archived, t.priority, t.position, t.created_at, t.updated_at, t.version,
-  ${OPEN_ASKS} AS open_asks`;
+  t.is_archived, t.priority, t.position, t.created_at, t.updated_at, t.version, t.not_before,
+  ${OPEN_ASKS} AS open_asks, t.checklist_done, t.checklist_total`;
 const RECORD_COLUMNS = `${ROW_COLUMNS}, x.body_markdown, x.body_html`;
 const WITH_TEXT = "JOIN ticket_texts x ON x.ticket_id = t.id";
 
@@ -218,20 +239,30 @@ export function ticketStore(db: Db) {
   const insertAt = (end: string) =>
     db.prepare(
       `INSERT INTO tickets (board_id, lane_id, parent_ticket_id, title, title_search, is_resolved,
-         is_archived, priority, position, created_at, updated_at)
+         is_archived, priority, position, created_at, updated_at, not_before, checklist_done,
+         checklist_total)
        VALUES (@boardId, @laneId, @parentTicketId, @title, @titleSearch, @isResolved, @isArchived,
-         @priority, ${end}, @updatedAt, @updatedAt)`,
+         @priority, ${end}, @updatedAt, @updatedAt, @notBefore, @checklistDone, @checklistTotal)`,
     );
   const insertActive = insertAt(END_OF_ACTIVE);
   const insertArchived = insertAt(END_OF_LANE);
   const insertText = prepareTextInsert(db);
   // Positional: binding named parameters looks each one up in an object built for the call.
-  const updateFields = db.prepare<[string, string, number, number, string, number]>(
-    `UPDATE tickets SET title = ?, title_search = ?, is_resolved = ?, priority = ?, updated_at = ?
+  const updateFields = db.prepare<[string, string, number, number, string, string | null, number]>(
+    `UPDATE tickets SET title = ?, title_search = ?, is_resolved = ?, priority = ?, updated_at = ?,
+       not_before = ?
      WHERE id = ?`,
   );
   const writeFields = (id: number, row: ReturnType<typeof rowValues>) =>
-    updateFields.run(row.title, row.titleSearch, row.isResolved, row.priority, row.updatedAt, id);
+    updateFields.run(
+      row.title,
+      row.titleSearch,
+      row.isResolved,
+      row.priority,
+      row.updatedAt,
+      row.notBefore,
+      id,
+    );
   // The indexed columns (tickets_by_lane, tickets_by_parent), written only when one of them
   // changes: an UPDATE that names an indexed column rewrites its index entries even when the
   // value stays, which made a title edit write three more pages of the log.
@@ -247,6 +278,10 @@ export function ticketStore(db: Db) {
        body_html = @bodyHtml
      WHERE ticket_id = @id AND (body_markdown <> @bodyMarkdown OR body_html <> @bodyHtml
        OR search_text <> @bodySearch)`,
+  );
+  // Written with the bodies: the counts follow the body alone.
+  const setChecklist = db.prepare<[number, number, number]>(
+    "UPDATE tickets SET checklist_done = ?, checklist_total = ? WHERE id = ?",
   );
   const moveToBoard = db.prepare<[number, number, string, number]>(
     `UPDATE tickets SET board_id = ?, lane_id = ?, parent_ticket_id = NULL, updated_at = ?
@@ -447,6 +482,7 @@ export function ticketStore(db: Db) {
         stored.bodyHtml !== ticket.bodyHtml
       ) {
         updateText.run(values);
+        setChecklist.run(ticket.checklist.done, ticket.checklist.total, id);
       }
     },
 
@@ -547,6 +583,7 @@ function rowValues(ticket: TicketRowWrite) {
     isArchived: ticket.isArchived ? 1 : 0,
     priority: ticket.priority,
     updatedAt: ticket.updatedAt,
+    notBefore: ticket.notBefore,
   };
 }
 
@@ -557,6 +594,8 @@ function sqlValues(ticket: TicketWrite) {
     bodyMarkdown: ticket.bodyMarkdown,
     bodyHtml: ticket.bodyHtml,
     bodySearch: ticket.searchText.body,
+    checklistDone: ticket.checklist.done,
+    checklistTotal: ticket.checklist.total,
   };
 }
 

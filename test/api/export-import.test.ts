@@ -248,6 +248,7 @@ describe("export", () => {
       "isCompleted",
       "isResolved",
       "laneId",
+      "notBefore",
       "parentTicketId",
       "position",
       "priority",

@@ -138,6 +138,7 @@ type Write = (board: BoardState, ids: number[]) => Promise<unknown>;
 const TICKET_ANSWERS = new Set([
   ...["title", "priority", "resolve", "archive", "lane", "parent", "blockers", "related"],
   ...["tags", "position", "transition", "move", "moveBack", "claim", "claimNext", "release"],
+  ...["notBefore", "tasks", "check"],
 ]);
 
 /**
@@ -242,6 +243,46 @@ const ticketWrites: Record<string, Write> = {
     // Claims end by the clock alone: no row changes.
     clock += Math.floor(random() * 200) * 1000;
   },
+  // docs/api.md, "Asks": an open blocking ask holds its ticket; every change shows in openAsks.
+  askOpen: (_, ids) =>
+    live.post(`/api/tickets/${pick(ids)}/asks`, {
+      actor: "agent 0",
+      question: `Which ${pick(WORDS)}?`,
+      blocking: random() < 0.7,
+    }),
+  askAnswer: async (board) => {
+    const open = (await live.get(`/api/asks?boardId=${board.id}`)).body.asks;
+    if (open.length === 0) return;
+    return live.post(`/api/asks/${(pick(open) as { id: number }).id}/answer`, {
+      by: "dev",
+      text: pick(WORDS),
+    });
+  },
+  askWithdraw: async (board) => {
+    const open = (await live.get(`/api/asks?boardId=${board.id}`)).body.asks;
+    if (open.length === 0) return;
+    return live.post(`/api/asks/${(pick(open) as { id: number }).id}/withdraw`, {
+      actor: "agent 0",
+    });
+  },
+  // docs/api.md, "Not before": set around the test's clock (passing by it with `clock`), or cleared.
+  notBefore: (_, ids) =>
+    live.patch(`/api/tickets/${pick(ids)}`, {
+      notBefore:
+        random() < 0.3
+          ? null
+          : new Date(clock + Math.floor((random() - 0.3) * 300) * 1000).toISOString(),
+    }),
+  // docs/api.md, "Checklists": a body with task list items, and boxes set.
+  tasks: (_, ids) =>
+    live.patch(`/api/tickets/${pick(ids)}`, {
+      bodyMarkdown: `- [ ] ${pick(WORDS)}\n- [x] ${pick(WORDS)}\n  - [ ] nested\n> - [ ] quoted`,
+    }),
+  check: (_, ids) =>
+    live.patch(`/api/tickets/${pick(ids)}/checklist`, {
+      index: Math.floor(random() * 4),
+      checked: random() < 0.5,
+    }),
   comment: (_, ids) =>
     live.post(`/api/tickets/${pick(ids)}/comments`, { bodyMarkdown: `A comment ${pick(WORDS)}` }),
   reference: (_, ids) =>

@@ -104,6 +104,7 @@ describe("headers, priority, security, license", () => {
     assert.deepEqual(withHeader("if-match"), [
       "DELETE /api/tickets/{ticketId}",
       "PATCH /api/tickets/{ticketId}",
+      "PATCH /api/tickets/{ticketId}/checklist",
       "PATCH /api/tickets/{ticketId}/position",
       "PATCH /api/tickets/{ticketId}/transition",
       "POST /api/tickets/{ticketId}/claim",

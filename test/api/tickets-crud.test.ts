@@ -17,8 +17,10 @@ const TICKET_FIELDS = [
   // docs/api.md, "Coordination for agents"
   "version",
   "claim",
-  // docs/api.md, "Asks"
+  // docs/api.md, "Not before", "Asks", "Checklists"
+  "notBefore",
   "openAsks",
+  "checklist",
   "id",
   "boardId",
   "laneId",
@@ -91,7 +93,9 @@ describe("POST /api/boards/{boardId}/tickets", () => {
         remote: null,
         version: 1,
         claim: null,
+        notBefore: null,
         openAsks: 0,
+        checklist: { done: 0, total: 0 },
         externalReferences: [],
       },
     );

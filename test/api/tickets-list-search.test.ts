@@ -19,8 +19,10 @@ const SUMMARY_FIELDS = [
   // docs/api.md, "Coordination for agents"
   "version",
   "claim",
-  // docs/api.md, "Asks"
+  // docs/api.md, "Not before", "Asks", "Checklists"
+  "notBefore",
   "openAsks",
+  "checklist",
   "id",
   "boardId",
   "laneId",

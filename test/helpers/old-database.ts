@@ -13,7 +13,11 @@ export function databaseAtVersion(file: string, version: number, rows = ""): voi
   try {
     for (const migration of migrations.slice(0, version)) {
       if (typeof migration === "string") db.exec(migration);
-      else migration(db, { renderMarkdown: (markdown) => markdown });
+      else
+        migration(db, {
+          renderMarkdown: (markdown) => markdown,
+          countChecklist: () => ({ done: 0, total: 0 }),
+        });
     }
     db.pragma(`user_version = ${version}`);
     db.exec(rows);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import Database from "better-sqlite3";
 import { initialSchema } from "../../src/storage/migrations/001-initial.js";
+import { checklistsSchema } from "../../src/storage/migrations/017-checklists.js";
 import { rerenderMarkdownRealDocuments } from "../../src/storage/migrations/018-rerender-markdown-real-documents.js";
 import { migrations } from "../../src/storage/migrations/index.js";
 import { databaseAtVersion } from "../helpers/old-database.js";
@@ -235,5 +236,39 @@ test("no migration creates with IF NOT EXISTS: each runs once per database, and 
     if (typeof migration === "string") {
       assert.doesNotMatch(migration, /IF NOT EXISTS/i, `migration ${index + 1}`);
     }
+  }
+});
+
+test("migration 017 counts the checklists of existing tickets", async () => {
+  const file = join(folder, "checklists.sqlite");
+  const at = "2026-01-01T00:00:00.000Z";
+  const index = migrations.indexOf(checklistsSchema);
+  assert.ok(index > 0, "migration 017 is in the list");
+  const ticket = (id: number, body: string) => `
+    INSERT INTO tickets (id, board_id, lane_id, title, position, created_at, updated_at)
+      VALUES (${id}, 1, 1, 't', ${id}, '${at}', '${at}');
+    INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html)
+      VALUES (${id}, 't', '${body}', '');`;
+  databaseAtVersion(
+    file,
+    index,
+    `INSERT INTO boards (id, name, position, created_at, updated_at) VALUES (1, 'b', 0, '${at}', '${at}');
+    INSERT INTO lanes (id, board_id, name, position) VALUES (1, 1, 'todo', 0);
+    ${ticket(1, "- [x] a\n- [ ] b\n  - [X] c\n\n```\n- [ ] code\n```")}
+    ${ticket(2, "no [list] here")}
+    ${ticket(3, "* [ ]\u00a0nbsp")}`,
+  );
+  const api = await startTestServer({ dbFile: file });
+  try {
+    const checklists = [];
+    for (const id of [1, 2, 3])
+      checklists.push((await api.get(`/api/tickets/${id}`)).body.checklist);
+    assert.deepEqual(checklists, [
+      { done: 2, total: 3 },
+      { done: 0, total: 0 },
+      { done: 0, total: 1 },
+    ]);
+  } finally {
+    await api.close();
   }
 });

@@ -91,6 +91,7 @@ export function remoteRefreshService(
             title,
             searchText: ticketSearchText(title, before.bodyMarkdown),
             updatedAt: at,
+            checklist: { done: before.checklistDone, total: before.checklistTotal },
           });
         }
         remoteLinks.updateSnapshot(ticketId, snapshotOf(issue), at);

@@ -35,8 +35,9 @@ export type Runs = Array<Buffer | undefined>;
 /**
  * One priority's part of a lane's ready queue: the lane's startable tickets of that priority in
  * board order, and per run of them the ready ones' pieces joined. A run's text holds until
- * `until`: the end of the first live claim that kept one of its tickets out (the ticket is ready
- * again from then on, with no row changing), null when none did.
+ * `until`: the first moment one of the tickets it left out is no longer held by the clock (a
+ * claim ended, a `notBefore` passed: `heldUntil`; the ticket is ready from then on, with no row
+ * changing), null when none was left out so.
  */
 export interface ReadyGroup {
   members: Listed[];
@@ -106,11 +107,12 @@ export class BoardList {
   readyOrder: Listed[] | undefined;
   readyOrderLanes = "";
   /**
-   * How many tickets at the head of `readyOrder` are known to be claimed, each until at least
-   * `claimedHeadUntil` (null when none is). Each pick claims the first unclaimed ticket, so the
-   * claims pile up at the head of the order: without this, every pick walked past all of them
-   * again. Back to 0 when the order is made again, when a ticket loses its claim, and once the
-   * clock reaches `claimedHeadUntil`; a new claim end earlier than it lowers it.
+   * How many tickets at the head of `readyOrder` are known to be held by the clock (claimed, or
+   * waiting for their `notBefore`), each until at least `claimedHeadUntil` (null when none is).
+   * Each pick claims the first unheld ticket, so the claims pile up at the head of the order:
+   * without this, every pick walked past all of them again. Back to 0 when the order is made
+   * again, when a ticket loses its claim or its `notBefore` changes, and once the clock reaches
+   * `claimedHeadUntil`; a new claim end earlier than it lowers it.
    */
   claimedHead = 0;
   claimedHeadUntil: string | null = null;
@@ -144,9 +146,18 @@ export function indexIn(members: readonly Listed[], listed: Listed): number {
   return members[index] === listed ? index : members.indexOf(listed);
 }
 
-/** Whether a ticket's stored claim is live at `at` (the ready rule's claim test). */
-export const isClaimed = (listed: Listed, at: string): boolean =>
-  listed.claimExpiresAt !== null && listed.claimExpiresAt > at;
+/**
+ * Until when the clock holds a ticket out of the ready queue at `at`: the later of its live
+ * claim's end and its `notBefore` still to come (the ready rule's tests of the clock), or null
+ * when neither holds it. From that moment on it is ready with no row changing.
+ */
+export function heldUntil(listed: Listed, at: string): string | null {
+  const claim =
+    listed.claimExpiresAt !== null && listed.claimExpiresAt > at ? listed.claimExpiresAt : null;
+  const wait = listed.notBefore !== null && listed.notBefore > at ? listed.notBefore : null;
+  if (claim === null || wait === null) return claim ?? wait;
+  return claim > wait ? claim : wait;
+}
 
 /** Whether a ticket passes a list's lane and flag filters. */
 export function passesFlags(listed: Listed, filter: TicketListFilter): boolean {

@@ -7,8 +7,8 @@ import type { TicketSummary } from "../model.js";
 import type { BoardChanges, Read } from "../transaction.js";
 import {
   BoardList,
+  heldUntil,
   indexIn,
-  isClaimed,
   KEPT_MATCHES,
   type KeptMatches,
   type Listed,
@@ -36,8 +36,9 @@ import {
  * re-read before the next list. So a write is seen here whatever code path made it, as long as
  * it runs inside `transact` on this process's connection (a restore from a trash, an import, a
  * cascade). What changes an answer without any row changing is handled here: a claim ending by
- * the clock (pieces showing a claim are dropped once it ends, a lane's ready texts are kept only
- * until the first claim that kept one of its tickets out ends), a ticket's readiness following
+ * the clock and a `notBefore` passing (pieces showing a claim are dropped once it ends, a lane's
+ * ready texts are kept only until the first ticket they left out for the clock is free again:
+ * board-list.ts `heldUntil`), a ticket's readiness following
  * its parent's blockers (children of changed tickets are re-checked, and a lane whose ticket's
  * readiness flipped loses its ready texts), the order of lanes (read per list, lanes are few), a
  * deleted board (its list is dropped). Lists are never built inside a
@@ -171,9 +172,12 @@ export function boardLists(
             ready?.stale.add(row.priority);
           }
           if (old.claimExpiresAt !== row.claimExpiresAt) claimEndChanged(list, row.claimExpiresAt);
+          // Held until another moment: the held head is found again.
+          if (old.notBefore !== row.notBefore) forgetClaimedHead(list);
           old.isResolved = row.isResolved;
           old.priority = row.priority;
           old.claimExpiresAt = row.claimExpiresAt;
+          old.notBefore = row.notBefore;
           continue;
         }
         unplace(list, old);
@@ -357,7 +361,7 @@ export function boardLists(
     const at = now();
     const byPriority = new Map<number, Listed[]>();
     for (const listed of chosen) {
-      if (!ids.has(listed.id) || isClaimed(listed, at)) continue;
+      if (!ids.has(listed.id) || heldUntil(listed, at) !== null) continue;
       const bucket = byPriority.get(listed.priority);
       if (bucket) bucket.push(listed);
       else byPriority.set(listed.priority, [listed]);
@@ -420,10 +424,9 @@ export function boardLists(
           const chosen: Listed[] = [];
           let until: string | null = null;
           for (const listed of group.members.slice(index * length, (index + 1) * length)) {
-            if (!isClaimed(listed, at)) chosen.push(listed);
-            else if (until === null || (listed.claimExpiresAt as string) < until) {
-              until = listed.claimExpiresAt;
-            }
+            const held = heldUntil(listed, at);
+            if (held === null) chosen.push(listed);
+            else if (until === null || held < until) until = held;
           }
           toJoin.push({ group, index, chosen, until });
         }
@@ -617,8 +620,8 @@ export function boardLists(
       if (list.claimedHeadUntil !== null && list.claimedHeadUntil <= at) forgetClaimedHead(list);
       for (; list.claimedHead < order.length; list.claimedHead++) {
         const listed = order[list.claimedHead] as Listed;
-        if (!isClaimed(listed, at)) break;
-        const end = listed.claimExpiresAt as string;
+        const end = heldUntil(listed, at);
+        if (end === null) break;
         if (list.claimedHeadUntil === null || end < list.claimedHeadUntil) {
           list.claimedHeadUntil = end;
         }
@@ -627,7 +630,7 @@ export function boardLists(
         const listed = order[index] as Listed;
         if (filter.laneId !== undefined && listed.laneId !== filter.laneId) continue;
         if (filter.priority !== undefined && listed.priority !== filter.priority) continue;
-        if (!isClaimed(listed, at) && !taken.has(listed.id)) return listed.id;
+        if (heldUntil(listed, at) === null && !taken.has(listed.id)) return listed.id;
       }
       return undefined;
     },

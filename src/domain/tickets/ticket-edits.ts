@@ -8,6 +8,8 @@ import type { Lane } from "../model.js";
 import { cleanName, TITLE_MAX } from "../names.js";
 import { foldForSearch, ticketSearchText } from "../search-text.js";
 import type { BoardChanges } from "../transaction.js";
+import { type Checklist, checklistOf } from "./checklists.js";
+import { cleanNotBefore } from "./not-before.js";
 import type { TicketLanes } from "./ticket-ordering.js";
 import type { TicketLinkRules } from "./ticket-relations.js";
 
@@ -25,6 +27,8 @@ export interface TicketUpsert {
   tagIds?: number[];
   blockerIds?: number[] | null;
   relatedIds?: number[] | null;
+  /** RFC 3339 date-time with an offset, or null to clear (docs/api.md, "Not before"). */
+  notBefore?: string | null;
 }
 
 const UPSERT_FIELDS = [
@@ -39,6 +43,7 @@ const UPSERT_FIELDS = [
   "tagIds",
   "blockerIds",
   "relatedIds",
+  "notBefore",
 ] as const;
 
 /**
@@ -60,15 +65,28 @@ export interface TicketPatch {
   tagIds?: number[];
   blockerIds?: number[];
   relatedIds?: number[];
+  /** Normalised (cleanNotBefore). */
+  notBefore?: string | null;
+  /** The checklist of `bodyMarkdown` (given with it). */
+  checklist?: Checklist;
 }
 
 /** The ticket row's columns `apply` wrote; `moved`: it went to the end of a lane (renumbered). */
 export interface WrittenRow
   extends Pick<
     TicketRow,
-    "laneId" | "parentTicketId" | "title" | "isResolved" | "isArchived" | "priority" | "updatedAt"
+    | "laneId"
+    | "parentTicketId"
+    | "title"
+    | "isResolved"
+    | "isArchived"
+    | "priority"
+    | "updatedAt"
+    | "notBefore"
   > {
   moved: boolean;
+  /** The body's checklist, when the body was written. */
+  checklist?: Checklist;
 }
 
 /**
@@ -90,6 +108,7 @@ const UPDATE_FIELDS = [
   "tagIds",
   "blockerIds",
   "relatedIds",
+  "notBefore",
 ] as const;
 type UpdateField = (typeof UPDATE_FIELDS)[number];
 
@@ -115,12 +134,13 @@ export function ticketEdits(
   /** Checks text fields before any transaction starts (and renders Markdown once). */
   function cleanText(
     input: TicketUpsert,
-  ): Pick<TicketPatch, "title" | "bodyMarkdown" | "bodyHtml"> {
-    const text: Pick<TicketPatch, "title" | "bodyMarkdown" | "bodyHtml"> = {};
+  ): Pick<TicketPatch, "title" | "bodyMarkdown" | "bodyHtml" | "checklist"> {
+    const text: Pick<TicketPatch, "title" | "bodyMarkdown" | "bodyHtml" | "checklist"> = {};
     if (input.title !== undefined) text.title = cleanName(input.title, "title", TITLE_MAX);
     if (input.bodyMarkdown !== undefined) {
       text.bodyMarkdown = input.bodyMarkdown;
       text.bodyHtml = renderMarkdown(input.bodyMarkdown);
+      text.checklist = checklistOf(input.bodyMarkdown);
     }
     return text;
   }
@@ -143,6 +163,7 @@ export function ticketEdits(
     if (input.relatedIds !== undefined) {
       patch.relatedIds = rules.relatedIds(subject, input.relatedIds ?? []);
     }
+    if (input.notBefore !== undefined) patch.notBefore = cleanNotBefore(input.notBefore);
     return patch;
   }
 
@@ -250,7 +271,10 @@ export function ticketEdits(
           createdAt: before.createdAt,
           updatedAt: written.updatedAt,
           version,
+          notBefore: written.notBefore,
           openAsks: before.openAsks,
+          checklistDone: written.checklist?.done ?? before.checklistDone,
+          checklistTotal: written.checklist?.total ?? before.checklistTotal,
         };
       }
       const row = tickets.row(before.id);
@@ -292,13 +316,23 @@ export function ticketEdits(
         isArchived: patch.isArchived ?? before.isArchived,
         priority: patch.priority ?? before.priority,
         updatedAt: now(),
+        notBefore: patch.notBefore === undefined ? before.notBefore : patch.notBefore,
       };
+      let checklist: Checklist | undefined;
       if (patch.bodyMarkdown !== undefined) {
         const { bodyMarkdown } = patch;
         const bodyHtml = patch.bodyHtml ?? renderMarkdown(bodyMarkdown);
         const searchText = ticketSearchText(title, bodyMarkdown);
         const stored = before as TicketRecord;
-        tickets.update(before.id, { ...row, bodyMarkdown, bodyHtml, searchText, stored });
+        checklist = patch.checklist ?? checklistOf(bodyMarkdown);
+        tickets.update(before.id, {
+          ...row,
+          bodyMarkdown,
+          bodyHtml,
+          searchText,
+          checklist,
+          stored,
+        });
       } else {
         // The bodies stay: only the ticket row is written (the title's search text is on it).
         const titleSearch = foldForSearch(title);
@@ -344,7 +378,7 @@ export function ticketEdits(
         });
       }
       batch.changes.touched(before.boardId);
-      return { ...row, moved: laneChanged || archiveChanged };
+      return { ...row, moved: laneChanged || archiveChanged, ...(checklist ? { checklist } : {}) };
     },
 
     /** Renumbers every lane the batch appended to or took tickets from. */

@@ -45,7 +45,12 @@ function versionAndClaim(row: TicketRow, claim: TicketClaim | null): string {
       ? "null"
       : `{"actor":${JSON.stringify(claim.actor)},"claimedAt":${JSON.stringify(claim.claimedAt)}` +
         `,"expiresAt":${JSON.stringify(claim.expiresAt)}}`;
-  return `${VERSION}${row.version},"claim":${shown},"openAsks":${row.openAsks}`;
+  const notBefore = row.notBefore === null ? "null" : JSON.stringify(row.notBefore);
+  return (
+    `${VERSION}${row.version},"claim":${shown},"notBefore":${notBefore}` +
+    `,"openAsks":${row.openAsks}` +
+    `,"checklist":{"done":${row.checklistDone},"total":${row.checklistTotal}}`
+  );
 }
 
 /** What a Ticket's JSON shows besides its kept pieces. */

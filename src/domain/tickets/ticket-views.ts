@@ -304,7 +304,9 @@ export function ticketViews(
       externalReferences,
       version: row.version,
       claim: claimView(links.claims.get(row.id), links.at, row),
+      notBefore: row.notBefore,
       openAsks: row.openAsks,
+      checklist: { done: row.checklistDone, total: row.checklistTotal },
     };
   }
 

@@ -10,6 +10,7 @@ import { ticketSearchText } from "../search-text.js";
 import type { Transact } from "../transaction.js";
 import { NO_TRASH, type TrashKeeper } from "../trash/trash-keeper.js";
 import type { BoardLists } from "./board-lists.js";
+import { withItemChecked } from "./checklists.js";
 import { TicketBatch, type TicketEdits, type TicketUpsert } from "./ticket-edits.js";
 import type { TicketJson } from "./ticket-json.js";
 import type { TicketLanes } from "./ticket-ordering.js";
@@ -17,6 +18,12 @@ import { parseTicketSearch } from "./ticket-search.js";
 import type { KnownTicket, SerializeTicket, TicketRelations, TicketViews } from "./ticket-views.js";
 
 /** A move to a lane by name (PATCH /api/tickets/{id}/transition). */
+/** PATCH /api/tickets/{id}/checklist: item `index` (0-based) gets its box set to `checked`. */
+export interface ChecklistItemInput {
+  index: number;
+  checked: boolean;
+}
+
 export interface TransitionInput {
   laneName: string;
   isResolved?: boolean;
@@ -115,6 +122,23 @@ export function ticketService(
   const ticketAnswer = (ticketId: number, known: KnownTicket): Ticket =>
     views.ticket(ticketId, known);
 
+  /**
+   * Sets the box of checklist item `index` (docs/api.md, "Checklists"): a body edit that changes
+   * that one character, or no write at all when the box is in that state already.
+   */
+  function checkItem<T>(
+    ticketId: number,
+    input: ChecklistItemInput,
+    answer: (ticketId: number, known: KnownTicket) => T,
+  ): T {
+    return transact(() => {
+      const before = require(ticketId);
+      const body = withItemChecked(before.bodyMarkdown, input.index, input.checked);
+      if (body === undefined) return answer(ticketId, { record: before });
+      return change(ticketId, { bodyMarkdown: body }, answer);
+    });
+  }
+
   /** Moves to the lane named `laneName`; isResolved changes only when sent. */
   function transition<T>(
     ticketId: number,
@@ -192,6 +216,8 @@ export function ticketService(
           isArchived: patch.isArchived ?? false,
           priority: patch.priority ?? 2,
           updatedAt: at,
+          notBefore: patch.notBefore ?? null,
+          checklist: patch.checklist ?? { done: 0, total: 0 },
         });
         if (patch.tagIds?.length) stores.ticketTags.replace(id, patch.tagIds, at);
         if (patch.blockerIds?.length) stores.ticketRelations.setBlockers(id, patch.blockerIds);
@@ -223,6 +249,14 @@ export function ticketService(
       edits.assertSomeField(input);
       return change(ticketId, input, ticketAnswer);
     },
+
+    /** Sets one checklist item's box; the Ticket as it is then. */
+    checkItem: (ticketId: number, input: ChecklistItemInput): Ticket =>
+      checkItem(ticketId, input, ticketAnswer),
+
+    /** `checkItem` answering the Ticket's JSON as `serialize` writes it. */
+    checkItemAsJson: (ticketId: number, input: ChecklistItemInput, serialize: SerializeTicket) =>
+      checkItem(ticketId, input, (id, known) => views.ticketJson(id, serialize, known)),
 
     /** `update` answering the changed Ticket's JSON as `serialize` writes it (cheaper). */
     updateAsJson(ticketId: number, input: TicketUpsert, serialize: SerializeTicket): TicketJson {

@@ -44,6 +44,7 @@ export interface ExportedTicket {
   position: number;
   createdAt: string;
   updatedAt: string;
+  notBefore: string | null;
   tags: Tag[];
   /** Newest first, like every comment list. */
   comments: ExportedComment[];
@@ -122,6 +123,7 @@ export function boardExporter(
           position: record.position,
           createdAt: record.createdAt,
           updatedAt: record.updatedAt,
+          notBefore: record.notBefore,
           tags: links.map((link) => link.tag),
           comments: (comments.get(record.id) ?? []).map((comment) => ({
             id: comment.id,

@@ -26,6 +26,8 @@ import { cleanName, nameKey, TITLE_MAX } from "../names.js";
 import type { SearchIndexer } from "../search-indexer.js";
 import { ticketSearchText } from "../search-text.js";
 import { type ImportTemplate, planTemplates } from "../templates/template-import.js";
+import { checklistOf } from "../tickets/checklists.js";
+import { cleanNotBefore } from "../tickets/not-before.js";
 import type { Transact } from "../transaction.js";
 import { importedTickets, type MadeOnRead } from "./import-detail.js";
 import type { ImportPlan, PlannedReason, PlannedTicket, WrittenBoard } from "./import-plan.js";
@@ -55,6 +57,7 @@ export interface ImportTicket {
   position?: number;
   createdAt?: string;
   updatedAt?: string;
+  notBefore?: string | null;
   tags?: Array<{ id?: number; name?: string }>;
   comments?: Array<{ id?: number; bodyMarkdown: string; createdAt?: string }>;
   blockerIds?: number[] | null;
@@ -263,6 +266,8 @@ export function planImport(document: ImportDocument, at: string): ImportPlan {
         position: ticket.position ?? nextPosition(laneIndex),
         createdAt,
         updatedAt: ticket.updatedAt ?? createdAt,
+        notBefore: cleanNotBefore(ticket.notBefore ?? null, field("notBefore")),
+        checklist: checklistOf(bodyMarkdown),
       },
       tags: attached,
       // Lists are newest first: inserting from the end keeps their order, ties included.

@@ -121,8 +121,10 @@ export function importedTickets(
       // A new ticket: first version, never claimed (claims are not imported).
       version: 1,
       claim: null,
+      notBefore: row.notBefore,
       // The document's asks that came in open (docs/api.md, "Asks").
       openAsks: ticket.asks.filter((ask) => ask.status === "open").length,
+      checklist: row.checklist,
       bodyMarkdown: row.bodyMarkdown,
       bodyHtml: row.bodyHtml,
       comments,

@@ -19,6 +19,7 @@ import {
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
 import { answer, BoardIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import {
+  ChecklistItemBody,
   MoveBody,
   PositionBody,
   TicketCreateBody,
@@ -165,6 +166,7 @@ export function ticketRoutes(
   // with `freshLists` (the reference server of the tests) they answer objects, serialized anew.
   const serializerForGet = ticketSerializer();
   const serializerForPatch = ticketSerializer();
+  const serializerForChecklist = ticketSerializer();
   const serializerForTransition = ticketSerializer();
   // Position and move answer JSON on the reference server too: with nothing kept, it is the
   // serializer's text of a Ticket read anew.
@@ -284,6 +286,42 @@ export function ticketRoutes(
       const serialize = serializerForPatch(reply);
       const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
         tickets.updateAsJson(ticketId, request.body, serialize),
+      );
+      sendJson(reply, json);
+    },
+  );
+
+  app.patch(
+    "/api/tickets/:ticketId/checklist",
+    {
+      schema: {
+        operationId: "checkChecklistItem",
+        summary: "Set a checklist item's box",
+        tags: ["tickets"],
+        description:
+          "Checks or unchecks task list item `index` (0-based, document order) of the body, " +
+          "changing no other character; a body edit. Setting a box to the state it has writes " +
+          "nothing. An index outside the checklist → 400.",
+        params: TicketIdParams,
+        body: ChecklistItemBody,
+        headers: IfMatchHeaders,
+        response: {
+          200: answer(TicketRef, "The ticket with the item's box set."),
+          ...errors(400, 404, 412),
+        },
+      },
+    },
+    // Synchronous: it sends, or returns an object for Fastify to send (see sendJson).
+    (request, reply) => {
+      const { ticketId } = request.params;
+      if (options.freshLists) {
+        return entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+          tickets.checkItem(ticketId, request.body),
+        );
+      }
+      const serialize = serializerForChecklist(reply);
+      const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
+        tickets.checkItemAsJson(ticketId, request.body, serialize),
       );
       sendJson(reply, json);
     },

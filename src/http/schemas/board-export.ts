@@ -32,6 +32,7 @@ const ExportedTicket = Type.Object({
   position: Type.Integer({ minimum: 0 }),
   createdAt: Timestamp,
   updatedAt: Timestamp,
+  notBefore: Nullable(Timestamp),
   tags: Type.Array(TagRef),
   comments: Type.Array(
     Type.Object({
@@ -96,6 +97,9 @@ const ImportedTicket = Type.Object({
   position: Type.Optional(Type.Integer({ minimum: 0 })),
   createdAt: Type.Optional(Timestamp),
   updatedAt: Type.Optional(Timestamp),
+  notBefore: Type.Optional(
+    Nullable(Type.String({ description: "RFC 3339 date-time with an offset, or null." })),
+  ),
   tags: Type.Optional(
     Type.Array(Type.Object({ id: Type.Optional(Id), name: Type.Optional(Type.String()) }), {
       maxItems: MANY,

@@ -26,6 +26,15 @@ const upsertFields = {
   tagIds: Type.Optional(IdList),
   blockerIds: Type.Optional(Nullable(IdList)),
   relatedIds: Type.Optional(Nullable(IdList)),
+  notBefore: Type.Optional(
+    Nullable(
+      Type.String({
+        description:
+          "RFC 3339 date-time with an offset: not ready before it (shown in UTC with " +
+          "milliseconds); null clears it.",
+      }),
+    ),
+  ),
 };
 
 export const TicketCreateBody = Type.Object(
@@ -57,10 +66,15 @@ export const TicketListQuery = Type.Object({
       description:
         "true: only tickets an agent may start now (not resolved or archived, no unresolved " +
         "blocker, no parent with one, no unresolved child, no open blocking ask, no live " +
-        "claim), priority desc then " +
+        "claim, no notBefore to come), priority desc then " +
         "board order.",
     }),
   ),
+});
+
+export const ChecklistItemBody = Type.Object({
+  index: Type.Integer({ minimum: 0, description: "The item, 0-based, in document order." }),
+  checked: Type.Boolean({ description: "The box's new state." }),
 });
 
 export const TransitionBody = Type.Object({

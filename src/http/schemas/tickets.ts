@@ -161,11 +161,23 @@ const ticketCore = {
   claim: Type.Union([ClaimByName, Type.Null()], {
     description: "The live claim; null when none or once its lease has expired.",
   }),
+  notBefore: Nullable(
+    Type.String({
+      format: "date-time",
+      description:
+        "Not ready (nor picked by claim-next) before this moment; UTC with milliseconds, " +
+        "null: none.",
+    }),
+  ),
   openAsks: Type.Integer({
     minimum: 0,
     description:
       "Its open asks of any kind; an open blocking ask keeps the ticket out of the ready queue.",
   }),
+  checklist: Type.Object(
+    { done: Type.Integer({ minimum: 0 }), total: Type.Integer({ minimum: 0 }) },
+    { description: "The GFM task list items of its body: how many are checked, how many in all." },
+  ),
 };
 
 export const Ticket = Type.Object(

@@ -18,6 +18,7 @@ import { flowHistoryRevisionsSchema } from "./013-flow-history-revisions.js";
 import { titleSearch } from "./014-title-search.js";
 import { flowEntryTest } from "./015-flow-entry-test.js";
 import { developerInTheLoopSchema } from "./016-developer-in-the-loop.js";
+import { checklistsSchema } from "./017-checklists.js";
 import { rerenderMarkdownRealDocuments } from "./018-rerender-markdown-real-documents.js";
 
 /**
@@ -41,5 +42,6 @@ export const migrations: readonly Migration[] = [
   titleSearch,
   flowEntryTest,
   developerInTheLoopSchema,
+  checklistsSchema,
   rerenderMarkdownRealDocuments,
 ];

@@ -6,6 +6,8 @@ import type { Db } from "../db.js";
  */
 export interface MigrationContext {
   renderMarkdown(markdown: string): string;
+  /** The checklist counts of a ticket body (domain/tickets/checklists.ts). */
+  countChecklist(markdown: string): { done: number; total: number };
 }
 
 /**
