@@ -285,7 +285,10 @@ describe("startup failures", { concurrency: true }, () => {
     const corrupt = join(folder, "corrupt.sqlite");
     writeFileSync(corrupt, "this is not a SQLite database, just text. ".repeat(200));
     const exit = await runCli(["serve", "--port", "0", "--db", corrupt]);
-    assertOneLineFailure(exit, /corrupt\.sqlite: file is not a database$/);
+    assertOneLineFailure(
+      exit,
+      /corrupt\.sqlite failed its start-up check \(quick_check: file is not a database\)/,
+    );
   });
 
   test("a database from a newer tack (user_version above the supported one)", async () => {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
 import { referenceSearchText } from "../src/domain/annotations/external-references.js";
+import { renderMarkdown } from "../src/domain/markdown.js";
 import { foldForSearch, searchTextOf, ticketSearchText } from "../src/domain/search-text.js";
 import { parseTicketSearch } from "../src/domain/tickets/ticket-search.js";
 import { openDatabase } from "../src/storage/database.js";
@@ -540,7 +541,7 @@ test("migration 014 moves each title's search text to its ticket row: every tick
 
     // The upgrade alone: each part as a write now stores it; only titles with a line break (whose
     // index rows were cut elsewhere) wait for the indexer, and only for their title and body.
-    const upgraded = openDatabase(join(folder, "inspected.sqlite"));
+    const upgraded = openDatabase(join(folder, "inspected.sqlite"), { renderMarkdown });
     try {
       for (const { id, title, body } of tickets.slice(0, 29)) {
         const parts = upgraded

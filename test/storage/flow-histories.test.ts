@@ -4,6 +4,7 @@ import Database from "better-sqlite3";
 import { useClock } from "../../src/domain/clock.js";
 import { flowHistoryStore } from "../../src/storage/flow-history.js";
 import { FLOW_HISTORIES_FROM_ACTIVITY } from "../../src/storage/migrations/012-flow-histories.js";
+import { undoMigrationsAfter } from "../helpers/old-database.js";
 import { seededRandom } from "../helpers/random.js";
 import { startTestServer, type TestServer } from "../helpers/server.js";
 
@@ -213,6 +214,7 @@ test("a database from before migration 012 gets its flow histories from its acti
   await api.close();
   const db = new Database(api.dbFile);
   const expected = rebuilt(db);
+  undoMigrationsAfter(db, 15);
   db.exec(`DROP TRIGGER flow_histories_insert; DROP TRIGGER flow_histories_delete;
     DROP TRIGGER flow_histories_update; DROP TABLE flow_histories;`);
   db.pragma("user_version = 11");
