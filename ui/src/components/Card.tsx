@@ -1,8 +1,7 @@
 import { memo } from "preact/compat";
-import type { TicketLoopFields } from "../contract-types";
 import { onCardPointerDown } from "../drag";
 import { PRIORITIES } from "../priorities";
-import type { TicketSummary } from "../types";
+import type { Ticket, TicketSummary } from "../types";
 import { ClaimBadge, formatDateTime, PriorityBadge, TagChip } from "./bits";
 
 export interface CardProps {
@@ -144,13 +143,12 @@ export const Card = memo(function Card(props: CardProps) {
   );
 });
 
-/** A summary's asks, checklist and "not before" (absent from a server that predates them). */
-export function loopFields(ticket: object): TicketLoopFields & { waiting: boolean } {
-  const fields = ticket as Partial<TicketLoopFields>;
-  const notBefore = fields.notBefore ?? null;
+/** A ticket's open asks, checklist and "not before", and whether that moment is still to come. */
+export function loopFields(ticket: TicketSummary | Ticket) {
+  const { openAsks, checklist, notBefore } = ticket;
   return {
-    openAsks: fields.openAsks ?? 0,
-    checklist: fields.checklist ?? { done: 0, total: 0 },
+    openAsks,
+    checklist,
     notBefore,
     waiting: notBefore !== null && new Date(notBefore).getTime() > Date.now(),
   };
