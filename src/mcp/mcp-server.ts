@@ -9,7 +9,7 @@ import { primeText } from "../client/prime.js";
 import type { TackClient } from "../client/tack-client.js";
 import { packageInfo } from "../package-info.js";
 import { coreTools } from "./core-tools.js";
-import { askTools, templateTools } from "./loop-tools.js";
+import { askTools, checklistTools, templateTools } from "./loop-tools.js";
 import { adminTools, remoteTools } from "./optional-tools.js";
 import { listedOutput } from "./output-schemas.js";
 import { LineTransport } from "./stdio-transport.js";
@@ -33,6 +33,7 @@ export function selectTools(options: Pick<McpOptions, "toolsets" | "readOnly">):
   const tools = [
     ...coreTools,
     ...askTools,
+    ...checklistTools,
     ...(toolsets.has("remote") ? remoteTools : []),
     ...(toolsets.has("admin") ? adminTools : []),
     ...(toolsets.has("templates") ? templateTools : []),

@@ -196,3 +196,35 @@ test("tack template create from a JSON file, list, show, instantiate with --var"
   const badVar = await tack(api.url, ["template", "instantiate", "Onboarding", "--var", "who"]);
   assert.equal(badVar.code, 2);
 });
+
+test("tack check ticks an item (exit 4 on a stale --if-version); --not-before on create and edit", async () => {
+  const id = await ticket("Checklist", "- [ ] one\n- [ ] two\n");
+  const checked = await tack(api.url, ["check", String(id), "1"]);
+  assert.equal(checked.code, 0, checked.stderr);
+  assert.match(checked.stdout, new RegExp(`#${id} item 1 checked: 1/2 done`));
+  const stale = await tack(api.url, ["check", String(id), "0", "--if-version", "1"]);
+  assert.equal(stale.code, 4);
+  const cleared = await tackJson(api.url, ["check", String(id), "1", "--uncheck"]);
+  assert.equal(cleared.bodyMarkdown, "- [ ] one\n- [ ] two\n");
+
+  const created = await tackJson(api.url, [
+    "ticket",
+    "create",
+    "Later",
+    "--not-before",
+    "2h",
+    "--board",
+    boardId,
+  ]);
+  assert.ok(Date.parse(created.notBefore) > Date.now() + 3_000_000);
+  const ready = await tack(api.url, ["ready", "--board", boardId]);
+  assert.match(ready.stdout, new RegExp(`Waiting for a moment: #${created.id} \\(not before`));
+  const edited = await tackJson(api.url, [
+    "ticket",
+    "edit",
+    String(created.id),
+    "--not-before",
+    "none",
+  ]);
+  assert.equal(edited.notBefore, null);
+});

@@ -112,3 +112,45 @@ test("prime names the tickets a blocking ask holds", async () => {
   assert.match(primed.text, /`ask_human`/);
   await client.close();
 });
+
+test("check_item ticks and clears one checklist item; an index outside it is a tool error", async () => {
+  const ticketId = (
+    await api.post(`/api/boards/${board.id}/tickets`, {
+      laneId: lanes[0].id,
+      title: "With a checklist",
+      bodyMarkdown: "Steps:\n\n- [ ] build\n- [ ] test\n- [x] ship\n",
+    })
+  ).body.id;
+  const client = await connectMcp(api.url, "agent-4");
+  const ticked = await ok(client, "check_item", { ticketId, index: 1 });
+  assert.equal(ticked.checked, true);
+  assert.deepEqual(ticked.checklist, { done: 2, total: 3 });
+  const body = (await api.get(`/api/tickets/${ticketId}`)).body.bodyMarkdown;
+  assert.equal(body, "Steps:\n\n- [ ] build\n- [x] test\n- [x] ship\n");
+  const cleared = await ok(client, "check_item", { ticketId, index: 2, checked: false });
+  assert.deepEqual(cleared.checklist, { done: 1, total: 3 });
+  const outside = await call(client, "check_item", { ticketId, index: 3 });
+  assert.equal(outside.isError, true);
+  assert.equal(outside.data.error.code, "invalid_request");
+  await client.close();
+});
+
+test("ready names a ticket whose notBefore is still to come; update_ticket clears it", async () => {
+  const later = new Date(Date.now() + 3_600_000).toISOString();
+  const client = await connectMcp(api.url, "agent-5");
+  const created = await ok(client, "create_tickets", {
+    boardId: board.id,
+    tickets: [{ title: "Tomorrow's job", notBefore: later }],
+  });
+  const ticketId = created.results[0].id;
+  const ready = await ok(client, "ready", { boardId: board.id });
+  assert.deepEqual(
+    ready.waitingUntil.filter((one: { ticketId: number }) => one.ticketId === ticketId).length,
+    1,
+  );
+  assert.ok(!ready.tickets.some((row: { id: number }) => row.id === ticketId));
+  await ok(client, "update_ticket", { ticketId, notBefore: null });
+  const after = await ok(client, "ready", { boardId: board.id });
+  assert.ok(after.tickets.some((row: { id: number }) => row.id === ticketId));
+  await client.close();
+});

@@ -60,6 +60,8 @@ test("every tool's structuredContent validates against its listed outputSchema (
   await check("claim_next", {});
   await check("update_ticket", { ticketId: two, title: "Two, renamed", resolved: false });
   await check("link_tickets", { ticketId: two, relation: "related", otherId: three });
+  await api.patch(`/api/tickets/${two}`, { bodyMarkdown: "- [ ] first\n- [ ] second\n" });
+  await check("check_item", { ticketId: two, index: 1 });
   const asked = await check("ask_human", {
     ticketId: two,
     question: "Which?",

@@ -38,6 +38,7 @@ test("tools/list matches the snapshot: names, order, schemas, annotations", asyn
       "log_event",
       "ask_human",
       "get_ask",
+      "check_item",
     ],
   );
   for (const tool of tools) {
