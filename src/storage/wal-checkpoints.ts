@@ -103,10 +103,10 @@ export function walCheckpointsOffThread(
         return;
       }
       const large = report.logPages >= CATCH_UP_ON_CONNECTION_PAGES;
-      if (report.behindPages < 0) catchUp();
+      if (report.behindPages > 0 && large) catchUp();
       // A log that grew this large since its last restart is written fast: the next checkpoint
       // follows at once, or the log would grow by a second of such writes each time.
-      if (wanted) schedule();
+      if (wanted) schedule(large ? 0 : DELAY_MS);
       else if (!settling) {
         // No commit since this checkpoint was asked for, a second or more ago: the burst is
         // over. One settle per pause (the next commit allows another).
