@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import { referenceSearchText } from "../src/domain/annotations/external-references.js";
 import { renderMarkdown } from "../src/domain/markdown.js";
 import { foldForSearch, searchTextOf, ticketSearchText } from "../src/domain/search-text.js";
+import { checklistOf } from "../src/domain/tickets/checklists.js";
 import { parseTicketSearch } from "../src/domain/tickets/ticket-search.js";
 import { openDatabase } from "../src/storage/database.js";
 import { initialSchema } from "../src/storage/migrations/001-initial.js";
@@ -541,7 +542,10 @@ test("migration 014 moves each title's search text to its ticket row: every tick
 
     // The upgrade alone: each part as a write now stores it; only titles with a line break (whose
     // index rows were cut elsewhere) wait for the indexer, and only for their title and body.
-    const upgraded = openDatabase(join(folder, "inspected.sqlite"), { renderMarkdown });
+    const upgraded = openDatabase(join(folder, "inspected.sqlite"), {
+      renderMarkdown,
+      countChecklist: checklistOf,
+    });
     try {
       for (const { id, title, body } of tickets.slice(0, 29)) {
         const parts = upgraded

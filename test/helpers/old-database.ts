@@ -1,5 +1,11 @@
 import Database from "better-sqlite3";
-import { migrations } from "../../src/storage/migrations/index.js";
+import { type MigrationContext, migrations } from "../../src/storage/migrations/index.js";
+
+/** What migrations get here: no stored Markdown exists while they run, so neither is used. */
+const NO_STORED_MARKDOWN: MigrationContext = {
+  renderMarkdown: (markdown) => markdown,
+  countChecklist: () => ({ done: 0, total: 0 }),
+};
 
 /**
  * Creates `file` as an earlier tack left it: the first `version` migrations applied, and
@@ -13,11 +19,7 @@ export function databaseAtVersion(file: string, version: number, rows = ""): voi
   try {
     for (const migration of migrations.slice(0, version)) {
       if (typeof migration === "string") db.exec(migration);
-      else
-        migration(db, {
-          renderMarkdown: (markdown) => markdown,
-          countChecklist: () => ({ done: 0, total: 0 }),
-        });
+      else migration(db, NO_STORED_MARKDOWN);
     }
     db.pragma(`user_version = ${version}`);
     db.exec(rows);
@@ -37,7 +39,7 @@ export function undoMigrationsAfter(db: Database.Database, version: number): voi
   try {
     for (const migration of migrations.slice(0, version)) {
       if (typeof migration === "string") reference.exec(migration);
-      else migration(reference, { renderMarkdown: (markdown) => markdown });
+      else migration(reference, NO_STORED_MARKDOWN);
     }
     const objects = (of: Database.Database) =>
       of
