@@ -1,13 +1,12 @@
 import type { Stores } from "../../storage/index.js";
-import type { ClaimRow } from "../../storage/ticket-claims.js";
 import type { ActivityRecorder } from "../activity.js";
 import type { BoardService } from "../boards/boards.js";
 import { now, nowMillis } from "../clock.js";
 import { Conflict, InvalidInput, NotFound } from "../errors.js";
-import type { TicketClaim } from "../model.js";
 import { cleanName, nameKey } from "../names.js";
 import type { BoardChanges, Transact } from "../transaction.js";
 import type { BoardLists, ClaimMade, ClaimToApply } from "./board-lists.js";
+import { claimView } from "./claim-view.js";
 import type { TicketJson } from "./ticket-json.js";
 import type { SerializeTicket, TicketViews } from "./ticket-views.js";
 
@@ -19,28 +18,6 @@ export const ACTOR_MAX = 100;
 
 /** Why a claim ended other than by expiry (activity `ticket_released`, detail `reason`). */
 export type ClaimEndReason = "released" | "resolved" | "archived" | "moved";
-
-/** The state of a ticket that decides whether its stored claim still holds. */
-interface ClaimedTicket {
-  boardId: number;
-  isResolved: boolean;
-  isArchived: boolean;
-}
-
-/**
- * A stored claim as the API shows it: null once it has expired, and null on a ticket resolved,
- * archived or moved to another board (the row itself is deleted before that change commits, but
- * the answer of the same request is built first).
- */
-export function claimView(
-  row: ClaimRow | undefined,
-  at: string,
-  ticket: ClaimedTicket,
-): TicketClaim | null {
-  if (!row || row.expiresAt <= at) return null;
-  if (ticket.isResolved || ticket.isArchived || row.boardId !== ticket.boardId) return null;
-  return { actor: row.actor, claimedAt: row.claimedAt, expiresAt: row.expiresAt };
-}
 
 export interface ClaimInput {
   actor: string;

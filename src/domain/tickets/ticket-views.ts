@@ -16,7 +16,7 @@ import type {
   TicketSummary,
 } from "../model.js";
 import type { Read } from "../transaction.js";
-import { claimView } from "./ticket-claims.js";
+import { claimView } from "./claim-view.js";
 import { cutTicketJson, joinTicketJson, type TicketJson } from "./ticket-json.js";
 import { KeptTicketParts, type TicketParts } from "./ticket-parts.js";
 

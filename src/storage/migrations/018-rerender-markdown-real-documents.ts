@@ -1,4 +1,4 @@
-import type { Db } from "../database.js";
+import type { Db } from "../db.js";
 import { rerenderMarkdown } from "./006-rerender-markdown.js";
 import type { MigrationContext } from "./migration.js";
 
