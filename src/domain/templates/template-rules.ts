@@ -1,5 +1,6 @@
 import { InvalidInput } from "../errors.js";
 import { BODY_MAX, cleanName, nameKey, TITLE_MAX } from "../names.js";
+import { findBlockerCycle } from "../tickets/blocker-cycles.js";
 
 /**
  * The rules of a template's content (docs/api.md, "Templates"), with no storage: the template
@@ -175,7 +176,7 @@ function distinctTagNames(names: readonly string[], field: string): string[] {
 
 /**
  * Blocker cycles of any length are refused, as between tickets; the message names the link
- * that closes one. Iterative depth-first search (200 tickets at most, but no recursion anyway).
+ * that closes one. (tickets/blocker-cycles.ts).
  */
 function assertNoBlockerCycle(
   tickets: readonly TemplateTicket[],
@@ -186,35 +187,13 @@ function assertNoBlockerCycle(
   const edges = tickets.map((ticket) =>
     ticket.blockerKeys.map((key) => indexByKey.get(key) as number),
   );
-  const state = new Uint8Array(tickets.length); // 0 unseen, 1 on the current path, 2 done
-  for (let start = 0; start < tickets.length; start++) {
-    if (state[start] !== 0) continue;
-    const stack: Array<{ node: number; next: number }> = [{ node: start, next: 0 }];
-    state[start] = 1;
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1] as { node: number; next: number };
-      const blockers = edges[frame.node] as number[];
-      if (frame.next === blockers.length) {
-        state[frame.node] = 2;
-        stack.pop();
-        continue;
-      }
-      const blocker = blockers[frame.next++] as number;
-      if (state[blocker] === 1) {
-        const key = tickets[frame.node]?.blockerKeys[frame.next - 1];
-        const position = (input[frame.node]?.blockerKeys ?? []).findIndex(
-          (sent) => sent.trim() === key,
-        );
-        throw new InvalidInput(
-          `${prefix}[${frame.node}].blockerKeys[${position}]: blocker would create a cycle`,
-        );
-      }
-      if (state[blocker] === 0) {
-        state[blocker] = 1;
-        stack.push({ node: blocker, next: 0 });
-      }
-    }
-  }
+  const cycle = findBlockerCycle(edges);
+  if (cycle === undefined) return;
+  const key = tickets[cycle.node]?.blockerKeys[cycle.edge];
+  const position = (input[cycle.node]?.blockerKeys ?? []).findIndex((sent) => sent.trim() === key);
+  throw new InvalidInput(
+    `${prefix}[${cycle.node}].blockerKeys[${position}]: blocker would create a cycle`,
+  );
 }
 
 /**

@@ -26,6 +26,7 @@ import { cleanName, nameKey, TITLE_MAX } from "../names.js";
 import type { SearchIndexer } from "../search-indexer.js";
 import { ticketSearchText } from "../search-text.js";
 import { type ImportTemplate, planTemplates } from "../templates/template-import.js";
+import { findBlockerCycle } from "../tickets/blocker-cycles.js";
 import { checklistOf } from "../tickets/checklists.js";
 import { cleanNotBefore } from "../tickets/not-before.js";
 import type { Transact } from "../transaction.js";
@@ -385,38 +386,17 @@ function linkedTickets(
 
 /**
  * Rejects blocker cycles of any length (docs/api.md, "Rules clients can rely on"), naming the link
- * that closes one. Iterative depth-first search, so a chain of thousands of tickets cannot overflow
- * the stack.
+ * that closes one (tickets/blocker-cycles.ts).
  */
 function assertNoBlockerCycle(tickets: readonly PlannedTicket[]): void {
   const edges = tickets.map((ticket) => [...ticket.blockers.keys()]);
-  const state = new Uint8Array(tickets.length); // 0 unseen, 1 on the current path, 2 done
-  for (let start = 0; start < tickets.length; start++) {
-    if (state[start] !== 0) continue;
-    const stack: Array<{ node: number; next: number }> = [{ node: start, next: 0 }];
-    state[start] = 1;
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1] as { node: number; next: number };
-      const blockers = edges[frame.node] as number[];
-      if (frame.next === blockers.length) {
-        state[frame.node] = 2;
-        stack.pop();
-        continue;
-      }
-      const blocker = blockers[frame.next++] as number;
-      if (state[blocker] === 1) {
-        const ticket = tickets[frame.node] as PlannedTicket;
-        const position = ticket.blockers.get(blocker);
-        throw new InvalidInput(
-          `tickets[${ticket.index}].blockerIds[${position}]: blocker would create a cycle`,
-        );
-      }
-      if (state[blocker] === 0) {
-        state[blocker] = 1;
-        stack.push({ node: blocker, next: 0 });
-      }
-    }
-  }
+  const cycle = findBlockerCycle(edges);
+  if (cycle === undefined) return;
+  const ticket = tickets[cycle.node] as PlannedTicket;
+  const position = ticket.blockers.get(edges[cycle.node]?.[cycle.edge] as number);
+  throw new InvalidInput(
+    `tickets[${ticket.index}].blockerIds[${position}]: blocker would create a cycle`,
+  );
 }
 
 /**
