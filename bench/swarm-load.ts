@@ -1,7 +1,7 @@
 /**
  * One swarm run against a running tack: K agents loop ready → claim-next → comment → ticket
  * event → resolve (every fifth loop: release), each also following the board stream, while two
- * UI-like clients follow the stream and refetch what tack's web UI refetches (ui/src/store.ts:
+ * UI-like clients follow the stream and refetch what tack's web UI refetches (ui/src/board-sync.ts:
  * messages coalesced for 60 ms, one refetch at a time; the board shell, then each named ticket,
  * 50 at a time, nothing more when messages named no ticket (`[]`), or the whole list with
  * archived tickets when a message did not say (no `ticketIds`) or named more than 50 tickets and

@@ -151,7 +151,7 @@ describe("live", () => {
 
   test("a burst naming 51-100 tickets updates the board 50 tickets at a time; more than 100, by the whole list", async () => {
     // 24 lanes of 55 (none long enough to be drawn lazily) and an empty one: 1,320 tickets, so
-    // the answers of 60 and of 108 named tickets weigh less than the list (ui/src/store.ts,
+    // the answers of 60 and of 108 named tickets weigh less than the list (ui/src/refetch-cost.ts,
     // wholeListIsCheaper): only the count decides the second burst.
     const lanes = Array.from({ length: 25 }, (_, index) => ({
       id: index + 1,

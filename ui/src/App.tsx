@@ -2,6 +2,8 @@ import { useSignal, useSignalEffect } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { api, errorMessage } from "./api";
 import { followAsks } from "./asks";
+import { board, boardId, boards, loadBoards, loadError, loading, loadMeta } from "./board-data";
+import { closeBoard, openBoard } from "./board-sync";
 import { BulkBar } from "./components/BulkBar";
 import { Inbox } from "./components/Inbox";
 import { InsightsLoader } from "./components/InsightsLoader";
@@ -16,17 +18,6 @@ import { installKeyboard } from "./keyboard";
 import { ticketReturnPath } from "./navigation";
 import { recall, remember } from "./prefs";
 import { boardUrl, navigate, query, route } from "./router";
-import {
-  board,
-  boardId,
-  boards,
-  closeBoard,
-  loadBoards,
-  loadError,
-  loading,
-  loadMeta,
-  openBoard,
-} from "./store";
 import { announcement, dismiss, toasts } from "./toasts";
 import type { BoardShell, Ticket } from "./types";
 

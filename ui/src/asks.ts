@@ -1,8 +1,8 @@
 import { effect, signal } from "@preact/signals";
 import { api, errorMessage, requestWithHeaders } from "./api";
+import { streamMessages, tickets } from "./board-data";
 import { recall, remember } from "./prefs";
 import { navigate } from "./router";
-import { streamMessages, tickets } from "./store";
 import type { Ask } from "./types";
 
 // The inbox: every open ask of every board (docs/api.md, "Asks"), kept live on every page for the

@@ -1,6 +1,7 @@
 import { computed, signal } from "@preact/signals";
+import { lanes, tickets, ticketsByLane } from "./board-data";
 import { filters, matches } from "./filters";
-import { lanes, moveTicket, tickets, ticketsByLane } from "./store";
+import { moveTicket } from "./ticket-writes";
 import { announce } from "./toasts";
 import type { TicketSummary } from "./types";
 

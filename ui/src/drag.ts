@@ -1,5 +1,5 @@
+import { tickets } from "./board-data";
 import { drag, dropAt, focusedTicketId, shownInLane } from "./board-state";
-import { tickets } from "./store";
 import { announce } from "./toasts";
 
 // Pointer dragging of cards (mouse, pen, touch). Hand-written rather than a library: the board's

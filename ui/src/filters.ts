@@ -1,8 +1,8 @@
 import { computed, effect, signal } from "@preact/signals";
 import { api } from "./api";
+import { boardId, tickets } from "./board-data";
 import { recall, remember } from "./prefs";
 import { boardUrl, navigate, query, route } from "./router";
-import { boardId, tickets } from "./store";
 import type { TicketSummary } from "./types";
 
 // Filters live in the URL (?q=&lane=&tag=&priority=&status=), so a filtered view can be shared and

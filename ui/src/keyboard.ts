@@ -1,3 +1,4 @@
+import { lanes, tickets } from "./board-data";
 import {
   addingLaneId,
   cancelLift,
@@ -18,7 +19,7 @@ import { rememberedView } from "./filters";
 import { openTicket } from "./navigation";
 import { recall } from "./prefs";
 import { boardUrl, insightsUrl, navigate, route } from "./router";
-import { lanes, patchTicket, tickets } from "./store";
+import { patchTicket } from "./ticket-writes";
 import { announce } from "./toasts";
 import { undoLastDelete } from "./undo";
 

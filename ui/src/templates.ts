@@ -1,5 +1,6 @@
 import { api } from "./api";
-import { lanes, putTickets } from "./store";
+import { lanes } from "./board-data";
+import { putTickets } from "./ticket-writes";
 import type { Template, TemplateTicket, Ticket, TicketSummary } from "./types";
 
 // A board's templates (docs/api.md, "Templates"): a named set of tickets, with `{{variables}}` in

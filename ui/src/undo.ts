@@ -1,6 +1,7 @@
 import { signal } from "@preact/signals";
 import { api, errorMessage } from "./api";
-import { boardId, loadBoards, refresh } from "./store";
+import { boardId, loadBoards } from "./board-data";
+import { refresh } from "./board-sync";
 import { dismiss, toast, toasts } from "./toasts";
 import type { TrashItem } from "./types";
 

@@ -1,6 +1,6 @@
+import { streamState } from "../board-data";
 import { sidebarCollapsed } from "../prefs";
 import { boardUrl, insightsUrl, navigate } from "../router";
-import { streamState } from "../store";
 
 export type BoardView = "kanban" | "list" | "insights";
 

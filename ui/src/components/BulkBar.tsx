@@ -1,16 +1,10 @@
 import { useSignal } from "@preact/signals";
 import { api, errorMessage } from "../api";
+import { boardId, boards, lanes, tickets } from "../board-data";
 import { overlay, selection } from "../board-state";
-import {
-  boardId,
-  boards,
-  lanes,
-  putTickets,
-  refresh,
-  removeTickets,
-  removing,
-  tickets,
-} from "../store";
+import { refresh } from "../board-sync";
+import { removing } from "../local-changes";
+import { putTickets, removeTickets } from "../ticket-writes";
 import { announce, toast } from "../toasts";
 import type { BoardShell, TicketSummary } from "../types";
 import { offerUndo } from "../undo";

@@ -1,6 +1,6 @@
 import { useSignal } from "@preact/signals";
+import { loadBoards } from "../board-data";
 import { boardUrl, navigate } from "../router";
-import { loadBoards } from "../store";
 import { toast } from "../toasts";
 import type { BoardShell } from "../types";
 

@@ -10,9 +10,9 @@ import {
   openAsks,
   personName,
 } from "../asks";
+import { boards } from "../board-data";
 import { openTicket } from "../navigation";
 import { sidebarCollapsed } from "../prefs";
-import { boards } from "../store";
 import { AskItem } from "./AskItem";
 
 /** /inbox: every open ask of every board, oldest first, answered in place. */

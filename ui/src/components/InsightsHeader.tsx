@@ -1,3 +1,4 @@
+import { board } from "../board-data";
 import { filters, filtersToSearch, rememberedView } from "../filters";
 import {
   BUCKETS,
@@ -10,7 +11,6 @@ import {
   type Selection,
 } from "../insights-data";
 import { route } from "../router";
-import { board } from "../store";
 import { BoardHeading } from "./BoardHeading";
 
 // The Insights view's header (board name, live dot, Kanban / List / Insights, period and bucket)

@@ -1,6 +1,7 @@
 import { useSignal, useSignalEffect } from "@preact/signals";
 import { useEffect, useLayoutEffect, useMemo, useRef } from "preact/hooks";
 import { api, errorMessage } from "../api";
+import { boardId, lanes, streamMessages, tickets } from "../board-data";
 import {
   actorsTable,
   agingTable,
@@ -17,7 +18,6 @@ import {
 import { openTicket } from "../navigation";
 import { theme } from "../prefs";
 import { insightsUrl, navigate, query, route } from "../router";
-import { boardId, lanes, streamMessages, tickets } from "../store";
 import "../insights.css";
 import { Chart, type Palette, readPalette } from "./InsightsChart";
 import { InsightsHeader, InsightsSummary } from "./InsightsHeader";

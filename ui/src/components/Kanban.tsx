@@ -1,9 +1,9 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { api, errorMessage } from "../api";
+import { boardId, lanes } from "../board-data";
 import { laneViews, phoneLaneId } from "../board-state";
 import { openTicket } from "../navigation";
-import { boardId, lanes } from "../store";
 import { toast } from "../toasts";
 import type { Lane } from "../types";
 import { LaneColumn } from "./Lane";

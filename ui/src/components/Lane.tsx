@@ -1,5 +1,6 @@
 import { useSignal } from "@preact/signals";
 import { useCallback, useLayoutEffect, useRef, useState } from "preact/hooks";
+import { lanes, tickets } from "../board-data";
 import {
   addingLaneId,
   drag,
@@ -9,7 +10,7 @@ import {
   type LaneView,
   selection,
 } from "../board-state";
-import { createTicket, lanes, tickets } from "../store";
+import { createTicket } from "../ticket-writes";
 import type { Lane, TicketSummary } from "../types";
 import { Card } from "./Card";
 import { LaneMenu } from "./LaneMenu";

@@ -1,8 +1,9 @@
 import { useSignal } from "@preact/signals";
 import { useRef } from "preact/hooks";
 import { api, errorMessage } from "../api";
+import { boardId, lanes } from "../board-data";
 import { overlay } from "../board-state";
-import { boardId, lanes, refresh } from "../store";
+import { refresh } from "../board-sync";
 import { toast } from "../toasts";
 import type { Lane } from "../types";
 import { offerUndo } from "../undo";

@@ -1,6 +1,6 @@
 import { useComputed } from "@preact/signals";
 import { api, errorMessage } from "../api";
-import { lanes, ticketsByLane } from "../store";
+import { lanes, ticketsByLane } from "../board-data";
 import { toast } from "../toasts";
 import type { Lane } from "../types";
 

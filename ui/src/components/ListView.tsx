@@ -1,9 +1,9 @@
 import { useSignal } from "@preact/signals";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
+import { lanes, tickets } from "../board-data";
 import { focusedTicketId, laneName, selection, toggleSelected } from "../board-state";
 import { matches } from "../filters";
 import { openTicket } from "../navigation";
-import { lanes, tickets } from "../store";
 import type { TicketSummary } from "../types";
 import { PriorityBadge, TagChip } from "./bits";
 

@@ -1,8 +1,10 @@
 import { useSignal } from "@preact/signals";
 import { useRef } from "preact/hooks";
 import { api, errorMessage } from "../api";
+import { boardId, boards, lanes, tickets } from "../board-data";
 import { dropAt, overlay, shownInLane } from "../board-state";
-import { boardId, boards, lanes, putTicket, removeTickets, removing, tickets } from "../store";
+import { removing } from "../local-changes";
+import { putTicket, removeTickets } from "../ticket-writes";
 import { toast } from "../toasts";
 import type { BoardShell, Ticket } from "../types";
 import { Modal } from "./Modal";

@@ -1,7 +1,8 @@
 import { useSignal } from "@preact/signals";
 import { api, errorMessage } from "../api";
+import { boardId, lanes, meta } from "../board-data";
 import { openTicket } from "../navigation";
-import { boardId, lanes, meta, putTicket } from "../store";
+import { putTicket } from "../ticket-writes";
 import { toast } from "../toasts";
 import type { ImportPreview, Ticket } from "../types";
 import { Modal } from "./Modal";

@@ -1,11 +1,12 @@
 import { useSignal } from "@preact/signals";
 import { api, errorMessage } from "../api";
 import { openAsks } from "../asks";
+import { board, boardId, boards, loadBoards, tags, tickets } from "../board-data";
 import { overlay } from "../board-state";
+import { deleteBoard } from "../board-sync";
 import { rememberedView } from "../filters";
 import { sidebarCollapsed } from "../prefs";
 import { boardUrl, navigate, route } from "../router";
-import { board, boardId, boards, deleteBoard, loadBoards, tags, tickets } from "../store";
 import { toast } from "../toasts";
 import type { Board, BoardShell, Tag, TicketSummary } from "../types";
 import { offerUndo } from "../undo";

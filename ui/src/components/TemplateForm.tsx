@@ -1,7 +1,7 @@
 import { useSignal } from "@preact/signals";
 import { errorMessage } from "../api";
+import { lanes } from "../board-data";
 import { PRIORITIES } from "../priorities";
-import { lanes } from "../store";
 import { emptyTicket, saveTemplate, type TemplateDraft, variablesOf } from "../templates";
 import type { Template, TemplateTicket } from "../types";
 

@@ -1,7 +1,7 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { errorMessage } from "../api";
-import { boardId, lanes } from "../store";
+import { boardId, lanes } from "../board-data";
 import {
   deleteTemplate,
   draftFromTickets,

@@ -1,8 +1,8 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { api, errorMessage } from "../api";
+import { remoteChange } from "../board-data";
 import { followInPageLink, labelTaskCheckboxes } from "../markdown-html";
-import { remoteChange } from "../store";
 import { toast } from "../toasts";
 import type { ActivityEntry, Comment, Ticket, TicketEvent } from "../types";
 import { offerUndo } from "../undo";

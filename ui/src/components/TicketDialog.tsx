@@ -1,15 +1,17 @@
 import { useSignal, useSignalEffect } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { ApiError, api, errorMessage, requestWithHeaders } from "../api";
+import { remoteChange } from "../board-data";
 import { overlay } from "../board-state";
 import { boxesAreChecklist, tickChecklist } from "../checklist";
 import { diffLines } from "../diff";
 import { handleEditorKey } from "../editor-keys";
+import { removing } from "../local-changes";
 import { followInPageLink, labelTaskCheckboxes } from "../markdown-html";
 import { renderMarkdown } from "../markdown-preview";
 import { closeTicket, consumeEditTitle } from "../navigation";
 import { recall, remember } from "../prefs";
-import { putTicket, remoteChange, removeTickets, removing } from "../store";
+import { putTicket, removeTickets } from "../ticket-writes";
 import { toast } from "../toasts";
 import type { Ticket } from "../types";
 import { offerUndo } from "../undo";

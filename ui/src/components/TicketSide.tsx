@@ -1,9 +1,9 @@
 import { useSignal } from "@preact/signals";
 import { api, errorMessage } from "../api";
+import { lanes, tags, tickets } from "../board-data";
 import { overlay } from "../board-state";
 import { openTicket } from "../navigation";
 import { PRIORITIES } from "../priorities";
-import { lanes, tags, tickets } from "../store";
 import { toast } from "../toasts";
 import type { Tag, Ticket, TicketRelation, TicketSummary } from "../types";
 import { relativeTime, TagChip } from "./bits";

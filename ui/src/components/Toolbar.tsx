@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
+import { board, lanes, meta, tags } from "../board-data";
 import { overlay } from "../board-state";
 import {
   filters,
@@ -11,7 +12,6 @@ import {
 import { theme } from "../prefs";
 import { PRIORITIES } from "../priorities";
 import { route } from "../router";
-import { board, lanes, meta, tags } from "../store";
 import { BoardHeading } from "./BoardHeading";
 
 export const SEARCH_ID = "search";

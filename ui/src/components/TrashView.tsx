@@ -1,7 +1,7 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { api, errorMessage } from "../api";
-import { boards } from "../store";
+import { boards } from "../board-data";
 import { toast } from "../toasts";
 import type { TrashItem } from "../types";
 import { restoreEntry } from "../undo";

@@ -1,0 +1,198 @@
+import { batch } from "@preact/signals";
+import { api, errorMessage, requestWithHeaders } from "./api";
+import {
+  applyShell,
+  board,
+  boardId,
+  boards,
+  lanes,
+  loadBoards,
+  loadError,
+  loading,
+  remoteChange,
+  tags,
+  tickets,
+} from "./board-data";
+import { connectStream, disconnectStream, type StreamListener } from "./board-stream";
+import {
+  boardDeletedHere,
+  deletingBoard,
+  forgetLocalChanges,
+  forgetRemovedHere,
+  localChangeCount,
+  newerHere,
+  ticketsNewerHere,
+} from "./local-changes";
+import { TICKETS_PER_PAGE, wholeListIsCheaper } from "./refetch-cost";
+import { navigate, route } from "./router";
+import { toast } from "./toasts";
+import type { BoardShell, Ticket, TicketSummary } from "./types";
+
+// Keeps board-data.ts's copy of the open board in step with the server: the first load, the
+// refetches the stream's messages ask for (coalesced, one at a time), closing and deleting.
+
+let loadToken = 0;
+
+/** Loads a board's shell and every ticket summary (archived too: the status filter shows them). */
+export async function openBoard(id: number): Promise<void> {
+  // peek(): callers run inside effects, which must not re-run when the board arrives.
+  if (boardId.peek() === id && (board.peek() || loading.peek())) return;
+  const token = ++loadToken;
+  forgetLocalChanges();
+  batch(() => {
+    boardId.value = id;
+    loading.value = true;
+    loadError.value = null;
+    tickets.value = new Map();
+    lanes.value = [];
+    tags.value = [];
+    board.value = null;
+  });
+  try {
+    const [shell, list] = await Promise.all([
+      api.get<BoardShell>(`/api/boards/${id}`),
+      api.get<{ tickets: TicketSummary[] }>(`/api/boards/${id}/tickets?archived=all`),
+    ]);
+    if (token !== loadToken) return;
+    batch(() => {
+      applyShell(shell);
+      tickets.value = new Map(list.tickets.map((ticket) => [ticket.id, ticket]));
+      loading.value = false;
+    });
+    connectStream(id, listener);
+  } catch (error) {
+    if (token !== loadToken) return;
+    batch(() => {
+      loading.value = false;
+      loadError.value = errorMessage(error);
+    });
+  }
+}
+
+export function closeBoard(): void {
+  loadToken++;
+  disconnectStream();
+  forgetLocalChanges();
+  batch(() => {
+    boardId.value = null;
+    board.value = null;
+    tickets.value = new Map();
+    lanes.value = [];
+    tags.value = [];
+  });
+}
+
+/**
+ * Deletes board `id`; when it is the open one, closes it (the caller navigates away). Returns
+ * whether it was open.
+ */
+export async function deleteBoard(id: number): Promise<boolean> {
+  await deletingBoard(id, () => api.delete(`/api/boards/${id}`));
+  boards.value = boards.value.filter((entry) => entry.id !== id);
+  if (boardId.value !== id) return false;
+  closeBoard();
+  return true;
+}
+
+async function fetchTicket(ticketId: number): Promise<Ticket | { id: number; missing: true }> {
+  try {
+    return (await requestWithHeaders<Ticket>("GET", `/api/tickets/${ticketId}`)).data;
+  } catch {
+    return { id: ticketId, missing: true as const };
+  }
+}
+
+/**
+ * Refetches what changed: the shell always (small), then the named tickets, 50 at a time, or the
+ * whole list when the message did not say (null) or named so many that the list is cheaper (a
+ * busy board names hundreds in one 60 ms window; its whole list is megabytes; refetch-cost.ts).
+ * `[]`: no ticket changed (a lane or tag did), so the shell is all there is to fetch.
+ */
+export async function refresh(ticketIds: number[] | null): Promise<void> {
+  const id = boardId.value;
+  if (id === null) return;
+  const since = localChangeCount();
+  try {
+    const shell = await api.get<BoardShell>(`/api/boards/${id}`);
+    if (boardId.value !== id) return;
+    if (ticketIds && ticketIds.length === 0) {
+      applyShell(shell);
+    } else if (ticketIds && !wholeListIsCheaper(ticketIds.length, tickets.value.size)) {
+      for (let start = 0; start < ticketIds.length; start += TICKETS_PER_PAGE) {
+        const page = ticketIds.slice(start, start + TICKETS_PER_PAGE);
+        const answers = await Promise.all(page.map(fetchTicket));
+        if (boardId.value !== id) return;
+        batch(() => {
+          if (start === 0) applyShell(shell);
+          const next = new Map(tickets.value);
+          for (const answer of answers) {
+            if (newerHere(answer.id, since)) continue;
+            if ("missing" in answer || answer.boardId !== id) next.delete(answer.id);
+            else next.set(answer.id, answer as unknown as TicketSummary);
+          }
+          tickets.value = next;
+        });
+      }
+    } else {
+      const list = await api.get<{ tickets: TicketSummary[] }>(
+        `/api/boards/${id}/tickets?archived=all`,
+      );
+      if (boardId.value !== id) return;
+      batch(() => {
+        applyShell(shell);
+        const next = new Map(list.tickets.map((ticket) => [ticket.id, ticket]));
+        for (const ticketId of ticketsNewerHere(since)) {
+          const mine = tickets.value.get(ticketId);
+          if (mine) next.set(ticketId, mine);
+          else next.delete(ticketId);
+        }
+        tickets.value = next;
+      });
+    }
+    remoteChange.value = { ticketIds, at: Date.now() };
+  } catch (error) {
+    if (boardDeletedHere(id)) return;
+    if (boardId.value === id && (error as { status?: number }).status === 404) {
+      // Named: the page goes on to show another board, which the toast must not seem to be.
+      const name = board.value?.name;
+      toast(name ? `Board “${name}” was deleted elsewhere.` : "This board was deleted.", "info");
+      closeBoard();
+      await loadBoards();
+      // Deleted elsewhere: leave its address as after a delete here (home opens the first board).
+      const shown = route.peek();
+      if ("boardId" in shown && shown.boardId === id) navigate("/", { replace: true });
+    }
+  }
+}
+
+const listener: StreamListener = {
+  changed: schedule,
+  boardDeleted: () => void refresh(null),
+};
+
+let pending: { all: boolean; ids: Set<number> } | null = null;
+let running: Promise<void> | null = null;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/** Coalesces stream messages: one refetch at a time, the next one collects everything new. */
+export function schedule(ids: number[] | null): void {
+  pending ??= { all: false, ids: new Set() };
+  if (ids === null) {
+    pending.all = true;
+    // The whole list is refetched, the truth about removals too; the message a mark waits for
+    // may be one this catch-up stands for.
+    forgetRemovedHere();
+  } else for (const id of ids) pending.ids.add(id);
+  clearTimeout(timer);
+  timer = setTimeout(flush, 60);
+}
+
+function flush(): void {
+  if (running || !pending) return;
+  const work = pending;
+  pending = null;
+  running = refresh(work.all ? null : [...work.ids]).finally(() => {
+    running = null;
+    if (pending) flush();
+  });
+}
