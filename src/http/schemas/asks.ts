@@ -1,47 +1,11 @@
 import { Type } from "@sinclair/typebox";
+import { AskRef, AskStatus } from "../../model/asks.js";
 import { Id, Nullable, Timestamp } from "./common.js";
+
+export { Ask, AskAnswer, AskRef, AskStatus, ExportedAsk } from "../../model/asks.js";
 
 // Asks (docs/api.md, "Asks"). Trimming, blank text, lengths and repeated options are checked in
 // the domain (domain/asks/asks.ts), one message each; the schemas give types and document them.
-
-export const AskStatus = Type.Union(
-  [Type.Literal("open"), Type.Literal("answered"), Type.Literal("withdrawn")],
-  { $id: "AskStatus" },
-);
-
-export const AskAnswer = Type.Object(
-  {
-    text: Nullable(Type.String({ description: "Markdown as sent; null when not given." })),
-    textHtml: Nullable(Type.String({ description: "`text` rendered and sanitized." })),
-    option: Nullable(Type.String({ description: "The chosen option; null when not given." })),
-    by: Type.String({ description: "Who answered." }),
-  },
-  { $id: "AskAnswer", additionalProperties: false },
-);
-
-export const Ask = Type.Object(
-  {
-    id: Type.Integer(),
-    ticketId: Type.Integer(),
-    boardId: Type.Integer({ description: "The ticket's board (it follows a moved ticket)." }),
-    actor: Type.String({ description: "Who asks." }),
-    question: Type.String({ description: "Markdown as sent." }),
-    questionHtml: Type.String({ description: "`question` rendered and sanitized like a body." }),
-    options: Type.Array(Type.String(), { description: "The choices offered (may be empty)." }),
-    blocking: Type.Boolean({ description: "An open blocking ask keeps its ticket out of ready." }),
-    status: Type.Ref(AskStatus),
-    answer: Type.Union([Type.Ref(AskAnswer), Type.Null()]),
-    createdAt: Timestamp,
-    answeredAt: Nullable(
-      Type.String({ format: "date-time", description: "When it left `open`; null while open." }),
-    ),
-  },
-  { $id: "Ask", additionalProperties: false },
-);
-
-const AskRef = Type.Ref(Ask);
-
-export { AskRef };
 
 export const AskList = Type.Object({ asks: Type.Array(AskRef) });
 
@@ -107,19 +71,6 @@ export const AskWaitQuery = Type.Object({
         "answered or withdrawn, or when the time has passed (the ask as it is then).",
     }),
   ),
-});
-
-/** An ask in a board export: the Ask without its id, ticket and board (oldest first). */
-export const ExportedAsk = Type.Object({
-  actor: Type.String(),
-  question: Type.String(),
-  questionHtml: Type.String(),
-  options: Type.Array(Type.String()),
-  blocking: Type.Boolean(),
-  status: Type.Ref(AskStatus),
-  answer: Type.Union([Type.Ref(AskAnswer), Type.Null()]),
-  createdAt: Timestamp,
-  answeredAt: Nullable(Type.String({ format: "date-time" })),
 });
 
 /**

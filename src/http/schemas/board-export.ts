@@ -1,83 +1,23 @@
 import { Type } from "@sinclair/typebox";
-import { BODY_MAX } from "../../domain/names.js";
+import { TagColor } from "../../model/boards.js";
+import { BODY_MAX } from "../../model/limits.js";
+import { Priority } from "../../model/tickets.js";
 import {
   MAX_IMPORT_COMMENTS_PER_TICKET,
   MAX_IMPORT_TEMPLATES,
   MAX_IMPORT_TICKETS,
 } from "../request-limits.js";
-import { ExportedAsk, ImportedAsk } from "./asks.js";
-import { BoardRef, LaneRef, TagColor, TagRef } from "./boards.js";
-import { FreeObject, FreeObjectInput, Id, Nullable, Timestamp } from "./common.js";
-import { ReferenceKind } from "./external-references.js";
-import { ExportedTemplate, ImportedTemplate } from "./templates.js";
-import { TicketEventRef } from "./ticket-records.js";
-import { Priority, TicketExternalReference } from "./tickets.js";
+import { ImportedAsk } from "./asks.js";
+import { FreeObjectInput, Id, Nullable, Timestamp } from "./common.js";
+import { ReferenceKind, referenceSetFields } from "./external-references.js";
+import { ImportedTemplate } from "./templates.js";
 
-// The board document of docs/api.md, "Export and import" (docs/export-format.md): `BoardExport` is
-// what export answers, `BoardImport` what import accepts (the same shape, with only ids, names and
-// titles required, so documents of other implementations of the interface load too).
+export { BoardExport } from "../../model/board-export.js";
 
-const ExportedTicket = Type.Object({
-  id: Id,
-  boardId: Id,
-  laneId: Id,
-  parentTicketId: Nullable(Id),
-  hasChildren: Type.Boolean(),
-  title: Type.String(),
-  bodyMarkdown: Type.String(),
-  isResolved: Type.Boolean(),
-  isCompleted: Type.Boolean({ description: "Deprecated alias of isResolved." }),
-  isArchived: Type.Boolean(),
-  priority: Priority,
-  position: Type.Integer({ minimum: 0 }),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-  notBefore: Nullable(Timestamp),
-  tags: Type.Array(TagRef),
-  comments: Type.Array(
-    Type.Object({
-      id: Id,
-      ticketId: Id,
-      bodyMarkdown: Type.String(),
-      bodyHtml: Type.String(),
-      createdAt: Timestamp,
-    }),
-    { description: "Newest first." },
-  ),
-  blockerIds: Type.Array(Id),
-  relatedIds: Type.Array(Id),
-  externalReferences: Type.Array(Type.Ref(TicketExternalReference)),
-  tagReasons: Type.Array(
-    Type.Object({
-      tagId: Id,
-      reason: Nullable(Type.String()),
-      details: Nullable(FreeObject),
-      reasonCommentId: Nullable(Id),
-      attachedAt: Nullable(Timestamp),
-      updatedAt: Nullable(Timestamp),
-    }),
-    { description: "One entry per attached tag." },
-  ),
-  events: Type.Array(TicketEventRef, { description: "Newest first." }),
-  asks: Type.Array(ExportedAsk, { description: "Oldest first, every status." }),
-});
-
-export const BoardExport = Type.Object(
-  {
-    format: Type.Literal("tack.board"),
-    version: Type.Literal(1),
-    board: BoardRef,
-    lanes: Type.Array(LaneRef),
-    tags: Type.Array(TagRef),
-    tickets: Type.Array(ExportedTicket, {
-      description: "Board order; archived tickets included; remote tracking omitted.",
-    }),
-    templates: Type.Array(ExportedTemplate, {
-      description: "The board's templates by name (ignoring case), without ids.",
-    }),
-  },
-  { $id: "BoardExport" },
-);
+// The board document of docs/api.md, "Export and import" (docs/export-format.md): `BoardExport`
+// (src/model/board-export.ts) is what export answers, `BoardImport` what import accepts (the same
+// shape, with only ids, names and titles required, so documents of other implementations of the
+// interface load too).
 
 /** Generous bounds, so a hostile document cannot make validation itself the problem. */
 const MANY = 1_000_000;
@@ -122,14 +62,7 @@ const ImportedTicket = Type.Object({
     Type.Array(
       Type.Object({
         kind: ReferenceKind,
-        provider: Type.String(),
-        instanceUrl: Type.String(),
-        projectKey: Type.String(),
-        issueKey: Type.String(),
-        displayRef: Type.String(),
-        url: Type.String(),
-        resourceType: Type.Optional(Type.String()),
-        title: Type.Optional(Nullable(Type.String())),
+        ...referenceSetFields,
         createdAt: Type.Optional(Timestamp),
         updatedAt: Type.Optional(Timestamp),
       }),

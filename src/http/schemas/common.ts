@@ -1,22 +1,8 @@
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import { type TSchema, Type } from "@sinclair/typebox";
+import { Id } from "../../model/common.js";
 import { FREE_OBJECT_MAX_DEPTH, MAX_DEPTH_KEYWORD } from "../request-limits.js";
 
-/**
- * `T | null` written as a JSON-schema type list rather than anyOf: validation errors then name
- * one rule ("x must be integer or null") and OpenAPI 3.1 shows it compactly.
- */
-export function Nullable<T extends TSchema>(schema: T) {
-  const { type } = schema as { type?: string | string[] };
-  if (typeof type !== "string") throw new Error("Nullable needs a schema with a single type");
-  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, "null"] });
-}
-
-export const Timestamp = Type.String({ format: "date-time" });
-
-/** Positive decimal id, as in paths and bodies. */
-export const Id = Type.Integer({ minimum: 1 });
-
-export const IdList = Type.Array(Id, { maxItems: 100_000 });
+export { FreeObject, Id, IdList, Nullable, Timestamp } from "../../model/common.js";
 
 export const ErrorBody = Type.Object(
   { error: Type.String() },
@@ -47,9 +33,6 @@ export const TagIdParams = Type.Object({ tagId: Id });
 export const TicketIdParams = Type.Object({ ticketId: Id });
 export const CommentIdParams = Type.Object({ commentId: Id });
 export const TemplateIdParams = Type.Object({ templateId: Id });
-
-/** A free-form JSON object (details, data), as answered. */
-export const FreeObject = Type.Object({}, { additionalProperties: true });
 
 /** A free-form JSON object in a request: nested at most FREE_OBJECT_MAX_DEPTH levels. */
 export const FreeObjectInput = Type.Object(

@@ -1,30 +1,26 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Timestamp } from "./common.js";
-import { Priority } from "./tickets.js";
+import {
+  ACTOR_MAX,
+  LEASE_DEFAULT_SECONDS,
+  LEASE_MAX_SECONDS,
+  LEASE_MIN_SECONDS,
+} from "../../model/limits.js";
+import { Priority } from "../../model/tickets.js";
+import { Id } from "./common.js";
+
+export { TicketClaim } from "../../model/claims.js";
 
 // Coordination extensions (docs/api.md, "Coordination for agents"): claims with leases. Trimming
-// and length of `actor` and the lease bounds are checked in the domain
+// and length of `actor` and the lease bounds (model/limits.ts) are checked in the domain
 // (domain/tickets/ticket-claims.ts), one message each; the schemas document them.
 
-export const TicketClaim = Type.Object(
-  {
-    actor: Type.String(),
-    claimedAt: Timestamp,
-    expiresAt: Timestamp,
-  },
-  {
-    $id: "TicketClaim",
-    description: "Who works on the ticket until when; the field is null once the lease expired.",
-  },
-);
-
 const Actor = Type.String({
-  description: "Who claims: trimmed, 1-100 characters, compared exactly.",
+  description: `Who claims: trimmed, 1-${ACTOR_MAX} characters, compared exactly.`,
 });
 const LeaseSeconds = Type.Integer({
-  minimum: 10,
-  maximum: 86_400,
-  description: "Lease length in seconds, 10-86400; default 900.",
+  minimum: LEASE_MIN_SECONDS,
+  maximum: LEASE_MAX_SECONDS,
+  description: `Lease length in seconds, ${LEASE_MIN_SECONDS}-${LEASE_MAX_SECONDS}; default ${LEASE_DEFAULT_SECONDS}.`,
 });
 
 export const ClaimBody = Type.Object({ actor: Actor, leaseSeconds: Type.Optional(LeaseSeconds) });

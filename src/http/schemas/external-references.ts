@@ -9,15 +9,22 @@ export const ReferenceKind = Type.String({
 
 export const ExternalReferenceParams = Type.Object({ ticketId: Id, kind: ReferenceKind });
 
+/** The fields a client sets on a reference, as the endpoint and a board import take them. */
+export const referenceSetFields = {
+  provider: Type.String(),
+  instanceUrl: Type.String(),
+  projectKey: Type.String(),
+  issueKey: Type.String(),
+  displayRef: Type.String(),
+  url: Type.String(),
+  resourceType: Type.Optional(Type.String()),
+  title: Type.Optional(Nullable(Type.String())),
+};
+
 /** Strings are trimmed; provider, displayRef and url must not be blank. */
 export const TicketExternalReferenceSet = Type.Object(
   {
-    provider: Type.String(),
-    instanceUrl: Type.String(),
-    projectKey: Type.String(),
-    issueKey: Type.String(),
-    displayRef: Type.String(),
-    url: Type.String(),
+    ...referenceSetFields,
     resourceType: Type.Optional(Type.String({ description: "Default issue." })),
     title: Type.Optional(Nullable(Type.String({ description: "Blank means null." }))),
   },

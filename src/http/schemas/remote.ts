@@ -1,5 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Nullable } from "./common.js";
+import { Id } from "./common.js";
+
+export {
+  RemoteDiagnosticResult,
+  RemoteDiagnosticStatus,
+  RemoteIssueImportPreview,
+} from "../../model/remote.js";
 
 // Remote tracking and diagnostics (docs/api.md, "Remote tracking"). Provider ids and
 // reference fields are plain strings here: domain/remote-tracking/*.ts and
@@ -42,58 +48,11 @@ export const RemoteIssueImport = Type.Object(
   { $id: "RemoteIssueImport" },
 );
 
-export const RemoteIssueImportPreview = Type.Object(
-  {
-    provider: Type.String(),
-    instanceUrl: Type.String(),
-    resourceType: Type.String(),
-    projectKey: Type.String(),
-    issueKey: Type.String(),
-    displayRef: Type.String(),
-    url: Type.String(),
-    title: Type.String(),
-    state: Nullable(Type.String()),
-    remoteUpdatedAt: Nullable(Type.String()),
-    duplicate: Type.Boolean(),
-    existingTicketId: Nullable(Id),
-    existingTicketRef: Nullable(Type.String()),
-  },
-  { $id: "RemoteIssueImportPreview" },
-);
-
 export const RemoteDiagnosticRequest = Type.Object(referenceFields, {
   $id: "RemoteDiagnosticRequest",
   description:
     "With url, issueKey or projectKey the issue is resolved; otherwise the credential is checked against instanceUrl (or the provider's public instance).",
 });
-
-export const RemoteDiagnosticStatus = Type.Union(
-  [
-    Type.Literal("missing_credential"),
-    Type.Literal("reachable"),
-    Type.Literal("auth_failed"),
-    Type.Literal("permission_failed"),
-    Type.Literal("not_found"),
-    Type.Literal("rate_limited"),
-    Type.Literal("unsupported_provider"),
-    Type.Literal("error"),
-  ],
-  { $id: "RemoteDiagnosticStatus" },
-);
-
-export const RemoteDiagnosticResult = Type.Object(
-  {
-    provider: Type.String(),
-    hasCredential: Type.Boolean({
-      description: "Whether a credential for exactly the checked instance is configured.",
-    }),
-    status: Type.Ref(RemoteDiagnosticStatus),
-    displayRef: Type.Optional(Type.String()),
-    url: Type.Optional(Type.String()),
-    message: Type.Optional(Type.String()),
-  },
-  { $id: "RemoteDiagnosticResult", description: "Never contains a token." },
-);
 
 export const RemoteProviderDiagnostics = Type.Object({
   providers: Type.Array(

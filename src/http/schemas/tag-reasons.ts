@@ -1,21 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { FreeObject, FreeObjectInput, Id, Nullable, Timestamp } from "./common.js";
+import { FreeObjectInput, Id, Nullable } from "./common.js";
 
-const TagByName = Type.Unsafe<{ id: number; boardId: number; name: string; color: string }>(
-  Type.Ref("Tag"),
-);
-
-export const TicketTagReason = Type.Object(
-  {
-    tag: TagByName,
-    reason: Nullable(Type.String()),
-    details: Nullable(FreeObject),
-    reasonCommentId: Nullable(Id),
-    attachedAt: Nullable(Timestamp),
-    updatedAt: Nullable(Timestamp),
-  },
-  { $id: "TicketTagReason" },
-);
+export { TicketTagReason } from "../../model/tag-reasons.js";
 
 export const TicketTagReasonSetBody = Type.Object(
   {

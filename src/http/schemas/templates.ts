@@ -1,66 +1,31 @@
 import { Type } from "@sinclair/typebox";
-import { BODY_MAX } from "../../domain/names.js";
-import {
-  TEMPLATE_DESCRIPTION_MAX,
-  TEMPLATE_TICKETS_MAX,
-} from "../../domain/templates/template-rules.js";
-import { Id, Nullable, Timestamp } from "./common.js";
-import { Priority } from "./tickets.js";
+import { TEMPLATE_DESCRIPTION_MAX, TEMPLATE_TICKETS_MAX } from "../../model/limits.js";
+import { templateTicketFields } from "../../model/templates.js";
+import { Priority } from "../../model/tickets.js";
+import { Timestamp } from "./common.js";
 
-// Templates (docs/api.md, "Templates"). Strings are plain here: trimming, lengths after
-// trimming, keys and lanes are checked by domain/templates/template-rules.ts, which names the
-// ticket (`tickets[2].parentKey`).
+export {
+  ExportedTemplate,
+  Template,
+  TemplateRef,
+  TemplateTicket,
+} from "../../model/templates.js";
 
-const TemplateTicketFields = {
-  key: Type.String({ description: "1-50 characters, unique in the template." }),
-  title: Type.String({ description: "A ticket title; may contain {{variables}}." }),
-  bodyMarkdown: Type.String({ maxLength: BODY_MAX, description: "May contain {{variables}}." }),
-  laneName: Nullable(
-    Type.String({ description: "A lane of the board (exact name); null: the default lane." }),
-  ),
-  priority: Priority,
-  tagNames: Type.Array(Type.String(), { maxItems: 1000 }),
-  parentKey: Nullable(Type.String({ description: "Another key of the template." })),
-  blockerKeys: Type.Array(Type.String(), { maxItems: TEMPLATE_TICKETS_MAX }),
-};
-
-export const TemplateTicket = Type.Object(TemplateTicketFields, {
-  $id: "TemplateTicket",
-  description: "One ticket of a template, defaults filled.",
-});
-
-/** What a template holds besides its id and board (the export carries these). */
-const TemplateContent = {
-  name: Type.String(),
-  description: Type.String(),
-  variables: Type.Array(Type.String(), {
-    description: "The distinct {{names}} of the tickets' titles and bodies, by code point.",
-  }),
-  tickets: Type.Array(Type.Ref(TemplateTicket)),
-  createdAt: Timestamp,
-  updatedAt: Timestamp,
-};
-
-export const Template = Type.Object(
-  { id: Id, boardId: Id, ...TemplateContent },
-  { $id: "Template" },
-);
-
-/** A template in a board export: without its id and board. */
-export const ExportedTemplate = Type.Object(TemplateContent);
-
-export const TemplateRef = Type.Ref(Template);
+// Template requests (docs/api.md, "Templates"); Template itself is the model's
+// (src/model/templates.ts). Strings are plain here: trimming, lengths after trimming, keys and
+// lanes are checked by domain/templates/template-rules.ts, which names the ticket
+// (`tickets[2].parentKey`).
 
 /** A ticket as a request sends it: key and title required, the rest defaulted. */
 export const TemplateTicketInput = Type.Object({
-  key: TemplateTicketFields.key,
-  title: TemplateTicketFields.title,
-  bodyMarkdown: Type.Optional(TemplateTicketFields.bodyMarkdown),
-  laneName: Type.Optional(TemplateTicketFields.laneName),
+  key: templateTicketFields.key,
+  title: templateTicketFields.title,
+  bodyMarkdown: Type.Optional(templateTicketFields.bodyMarkdown),
+  laneName: Type.Optional(templateTicketFields.laneName),
   priority: Type.Optional(Priority),
-  tagNames: Type.Optional(TemplateTicketFields.tagNames),
-  parentKey: Type.Optional(TemplateTicketFields.parentKey),
-  blockerKeys: Type.Optional(TemplateTicketFields.blockerKeys),
+  tagNames: Type.Optional(templateTicketFields.tagNames),
+  parentKey: Type.Optional(templateTicketFields.parentKey),
+  blockerKeys: Type.Optional(templateTicketFields.blockerKeys),
 });
 
 const TemplateTickets = Type.Array(TemplateTicketInput, {

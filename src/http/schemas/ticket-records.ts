@@ -1,7 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { FreeObject, FreeObjectInput, Id, Nullable, Timestamp } from "./common.js";
+import { FreeObjectInput, Nullable } from "./common.js";
 
-// Records kept beside a ticket: comment bodies, the activity history and ticket events.
+export { ActivityLog, TicketEvent, TicketEventRef } from "../../model/records.js";
+
+// Requests about the records kept beside a ticket (comments, ticket events); the records
+// themselves are the model's (src/model/records.ts).
 // Naming strings are plain strings here; trimming and length limits live in the domain
 // (domain/names.ts, domain/tickets/ticket-events.ts), one rule and one message each.
 
@@ -11,37 +14,6 @@ export const CommentBody = Type.Object({
     description: "Trimmed; must not be blank; at most 200,000 characters. Stored trimmed.",
   }),
 });
-
-export const ActivityLog = Type.Object(
-  {
-    id: Id,
-    boardId: Id,
-    ticketId: Nullable(Id),
-    subjectTicketId: Id,
-    action: Type.String({ description: "Stable action name (docs/activity.md)." }),
-    message: Type.String(),
-    details: FreeObject,
-    createdAt: Timestamp,
-  },
-  { $id: "ActivityLog" },
-);
-
-export const TicketEvent = Type.Object(
-  {
-    id: Id,
-    ticketId: Id,
-    source: Type.String({ description: "Producer: provider, agent or integration." }),
-    kind: Type.String({ description: "Source-defined event type." }),
-    title: Type.String(),
-    summary: Nullable(Type.String()),
-    severity: Nullable(Type.String()),
-    icon: Nullable(Type.String()),
-    data: FreeObject,
-    createdAt: Timestamp,
-  },
-  { $id: "TicketEvent" },
-);
-export const TicketEventRef = Type.Ref(TicketEvent);
 
 export const TicketEventCreateBody = Type.Object(
   {

@@ -1,38 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import { Id, Timestamp } from "./common.js";
+import { TrashItem } from "../../model/trash.js";
+import { Id } from "./common.js";
 
-/** The kinds of object a delete puts in the trash (docs/api.md, "The trash"). */
-export const TrashKind = Type.Union(
-  [
-    Type.Literal("board"),
-    Type.Literal("lane"),
-    Type.Literal("tag"),
-    Type.Literal("ticket"),
-    Type.Literal("comment"),
-  ],
-  { $id: "TrashKind" },
-);
-
-export const TrashItem = Type.Object(
-  {
-    id: Type.Integer({ description: "The trash entry's own id." }),
-    kind: Type.Ref(TrashKind),
-    objectId: Type.Integer({ description: "The deleted object's id (the same after a restore)." }),
-    boardId: Type.Integer({ description: "Its board; a board's entry names the board itself." }),
-    label: Type.String({ description: "Name, title or first line of a comment (≤ 200 chars)." }),
-    deletedAt: Timestamp,
-    expiresAt: Timestamp,
-  },
-  { $id: "TrashItem", additionalProperties: false },
-);
+export { TrashItem, TrashKind, TrashRestored } from "../../model/trash.js";
 
 export const TrashList = Type.Object({ items: Type.Array(Type.Ref(TrashItem)) });
 
 export const TrashListQuery = Type.Object({ boardId: Type.Optional(Id) });
 
 export const TrashIdParams = Type.Object({ trashId: Id });
-
-export const TrashRestored = Type.Object({
-  kind: Type.Ref(TrashKind),
-  objectId: Type.Integer(),
-});
