@@ -5,6 +5,7 @@ import { chooseBoard } from "../client/board-choice.js";
 import { findTemplate, instantiateTemplate, listTemplates } from "../client/templates.js";
 import { findLane } from "../client/ticket-operations.js";
 import { AskOutput, CheckedOutput, TemplateOutput } from "./output-schemas.js";
+import { TicketId } from "./tool-inputs.js";
 import { defineTool, READ, type TackTool, write } from "./tool-kit.js";
 
 // The developer in the loop (docs/api.md: "Asks", "Checklists", "Templates"): ask a person and
@@ -44,7 +45,7 @@ export const askTools: TackTool[] = [
     description:
       "Asks the people on the board a question about a ticket and waits for the answer. options: choices to offer. blocking (default true) keeps the ticket out of the ready queue until answered. If the wait ends first the ask stays open: check later with get_ask. Returns the ask (status, answer).",
     input: Type.Object({
-      ticketId: Type.Integer({ minimum: 1, description: "Ticket id." }),
+      ticketId: TicketId,
       question: Type.String({ minLength: 1, description: "Markdown." }),
       options: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 10 })),
       blocking: Type.Optional(Type.Boolean()),
@@ -93,7 +94,7 @@ export const checklistTools: TackTool[] = [
     description:
       "Ticks (or with checked false, unticks) one item of a ticket's checklist: the task list items (- [ ] ...) of its body, index 0-based in document order. Changes nothing else in the body. Returns the checklist's counts.",
     input: Type.Object({
-      ticketId: Type.Integer({ minimum: 1, description: "Ticket id." }),
+      ticketId: TicketId,
       index: Type.Integer({ minimum: 0 }),
       checked: Type.Optional(Type.Boolean()),
     }),
