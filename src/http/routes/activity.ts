@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { ActivityLogService } from "../../domain/activity.js";
+import { listOf } from "../route-shapes.js";
 import { answer, errors, TicketIdParams } from "../schemas/common.js";
 import { ActivityLog } from "../schemas/ticket-records.js";
 import type { TackApp } from "../types.js";
@@ -18,7 +19,7 @@ export function activityRoutes(app: TackApp, activity: ActivityLogService): void
         params: TicketIdParams,
         response: {
           200: answer(
-            Type.Object({ activity: Type.Array(Type.Ref(ActivityLog)) }),
+            listOf("activity", Type.Ref(ActivityLog)),
             "The ticket's activity, oldest first.",
           ),
           ...errors(400, 404),

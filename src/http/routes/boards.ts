@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { BoardService } from "../../domain/boards/boards.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
+import { deleteRoute, listOf } from "../route-shapes.js";
 import {
   BoardCreateBody,
   BoardDetailRef,
@@ -12,7 +13,7 @@ import { answer, BoardIdParams, errors, IdList } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
 export function boardRoutes(app: TackApp, boards: BoardService): void {
-  const BoardList = Type.Object({ boards: Type.Array(BoardRef) });
+  const BoardList = listOf("boards", BoardRef);
 
   app.get(
     "/api/boards",
@@ -108,24 +109,18 @@ export function boardRoutes(app: TackApp, boards: BoardService): void {
     async (request) => boards.rename(request.params.boardId, request.body.name),
   );
 
-  app.delete(
+  deleteRoute(
+    app,
     "/api/boards/:boardId",
     {
-      schema: {
-        operationId: "deleteBoard",
-        summary: "Delete a board and everything on it",
-        description: "Ids of the deleted rows are never reused.",
-        tags: ["boards"],
-        params: BoardIdParams,
-        response: {
-          204: answer(Type.Null(), "Deleted, with its lanes, tags, tickets and their history."),
-          ...errors(400, 404),
-        },
-      },
+      operationId: "deleteBoard",
+      summary: "Delete a board and everything on it",
+      description: "Ids of the deleted rows are never reused.",
+      tags: ["boards"],
+      params: BoardIdParams,
+      gone: "Deleted, with its lanes, tags, tickets and their history.",
+      errors: [400, 404],
     },
-    async (request, reply) => {
-      boards.remove(request.params.boardId);
-      return reply.code(204).send(null);
-    },
+    ({ boardId }) => boards.remove(boardId),
   );
 }

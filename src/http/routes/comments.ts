@@ -1,6 +1,6 @@
-import { Type } from "@sinclair/typebox";
 import type { CommentService } from "../../domain/annotations/comments.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
+import { deleteRoute, listOf } from "../route-shapes.js";
 import { answer, CommentIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import { CommentBody } from "../schemas/ticket-records.js";
 import { CommentRef } from "../schemas/tickets.js";
@@ -17,10 +17,7 @@ export function commentRoutes(app: TackApp, comments: CommentService): void {
         description: "Newest first (createdAt desc, then id desc).",
         params: TicketIdParams,
         response: {
-          200: answer(
-            Type.Object({ comments: Type.Array(CommentRef) }),
-            "The ticket's comments, oldest first.",
-          ),
+          200: answer(listOf("comments", CommentRef), "The ticket's comments, oldest first."),
           ...errors(400, 404),
         },
       },
@@ -63,21 +60,18 @@ export function commentRoutes(app: TackApp, comments: CommentService): void {
     async (request) => comments.update(request.params.commentId, request.body.bodyMarkdown),
   );
 
-  app.delete(
+  deleteRoute(
+    app,
     "/api/comments/:commentId",
     {
-      schema: {
-        operationId: "deleteComment",
-        summary: "Delete a comment",
-        tags: ["comments"],
-        description: "A comment that is `pushed` or `pushing` is read-only (400).",
-        params: CommentIdParams,
-        response: { 204: answer(Type.Null(), "The comment is deleted."), ...errors(400, 404) },
-      },
+      operationId: "deleteComment",
+      summary: "Delete a comment",
+      tags: ["comments"],
+      description: "A comment that is `pushed` or `pushing` is read-only (400).",
+      params: CommentIdParams,
+      gone: "The comment is deleted.",
+      errors: [400, 404],
     },
-    async (request, reply) => {
-      comments.remove(request.params.commentId);
-      return reply.code(204).send(null);
-    },
+    ({ commentId }) => comments.remove(commentId),
   );
 }

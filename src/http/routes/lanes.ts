@@ -1,11 +1,12 @@
 import { Type } from "@sinclair/typebox";
 import type { LaneService } from "../../domain/boards/lanes.js";
+import { deleteRoute, listOf } from "../route-shapes.js";
 import { LaneCreateBody, LanePatchBody, LaneRef } from "../schemas/boards.js";
 import { answer, BoardIdParams, errors, IdList, LaneIdParams } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
 export function laneRoutes(app: TackApp, lanes: LaneService): void {
-  const LaneList = Type.Object({ lanes: Type.Array(LaneRef) });
+  const LaneList = listOf("lanes", LaneRef);
 
   app.get(
     "/api/boards/:boardId/lanes",
@@ -79,21 +80,18 @@ export function laneRoutes(app: TackApp, lanes: LaneService): void {
     async (request) => lanes.update(request.params.laneId, request.body),
   );
 
-  app.delete(
+  deleteRoute(
+    app,
     "/api/lanes/:laneId",
     {
-      schema: {
-        operationId: "deleteLane",
-        summary: "Delete an empty lane",
-        tags: ["lanes"],
-        description: "Only an empty lane can be deleted (409 otherwise).",
-        params: LaneIdParams,
-        response: { 204: answer(Type.Null(), "The lane is deleted."), ...errors(400, 404, 409) },
-      },
+      operationId: "deleteLane",
+      summary: "Delete an empty lane",
+      tags: ["lanes"],
+      description: "Only an empty lane can be deleted (409 otherwise).",
+      params: LaneIdParams,
+      gone: "The lane is deleted.",
+      errors: [400, 404, 409],
     },
-    async (request, reply) => {
-      lanes.remove(request.params.laneId);
-      return reply.code(204).send(null);
-    },
+    ({ laneId }) => lanes.remove(laneId),
   );
 }

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { TagReasonService } from "../../domain/annotations/tag-reasons.js";
+import { deleteRoute, listOf } from "../route-shapes.js";
 import { answer, errors, TicketIdParams } from "../schemas/common.js";
 import {
   TicketTagParams,
@@ -22,7 +23,7 @@ export function tagReasonRoutes(app: TackApp, tagReasons: TagReasonService): voi
         params: TicketIdParams,
         response: {
           200: answer(
-            Type.Object({ tags: Type.Array(TagReasonRef) }),
+            listOf("tags", TagReasonRef),
             "The tags attached to the ticket, each with its reason if any.",
           ),
           ...errors(400, 404),
@@ -53,24 +54,18 @@ export function tagReasonRoutes(app: TackApp, tagReasons: TagReasonService): voi
     async (request) => tagReasons.set(request.params.ticketId, request.params.tagId, request.body),
   );
 
-  app.delete(
+  deleteRoute(
+    app,
     "/api/tickets/:ticketId/tags/:tagId",
     {
-      schema: {
-        operationId: "removeTicketTag",
-        summary: "Take a tag off a ticket",
-        tags: ["tags"],
-        description: "Detaches the tag and drops its reason; 404 when it is not attached.",
-        params: TicketTagParams,
-        response: {
-          204: answer(Type.Null(), "The tag is no longer on the ticket."),
-          ...errors(400, 404),
-        },
-      },
+      operationId: "removeTicketTag",
+      summary: "Take a tag off a ticket",
+      tags: ["tags"],
+      description: "Detaches the tag and drops its reason; 404 when it is not attached.",
+      params: TicketTagParams,
+      gone: "The tag is no longer on the ticket.",
+      errors: [400, 404],
     },
-    async (request, reply) => {
-      tagReasons.remove(request.params.ticketId, request.params.tagId);
-      return reply.code(204).send(null);
-    },
+    ({ ticketId, tagId }) => tagReasons.remove(ticketId, tagId),
   );
 }

@@ -1,5 +1,5 @@
-import { Type } from "@sinclair/typebox";
 import type { TagService } from "../../domain/boards/tags.js";
+import { deleteRoute, listOf } from "../route-shapes.js";
 import { TagCreateBody, TagPatchBody, TagRef } from "../schemas/boards.js";
 import { answer, BoardIdParams, errors, TagIdParams } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
@@ -15,7 +15,7 @@ export function tagRoutes(app: TackApp, tags: TagService): void {
         tags: ["tags"],
         params: BoardIdParams,
         response: {
-          200: answer(Type.Object({ tags: Type.Array(TagRef) }), "The board's tags."),
+          200: answer(listOf("tags", TagRef), "The board's tags."),
           ...errors(400, 404),
         },
       },
@@ -56,24 +56,18 @@ export function tagRoutes(app: TackApp, tags: TagService): void {
     async (request) => tags.update(request.params.tagId, request.body),
   );
 
-  app.delete(
+  deleteRoute(
+    app,
     "/api/tags/:tagId",
     {
-      schema: {
-        operationId: "deleteTag",
-        summary: "Delete a tag",
-        tags: ["tags"],
-        description: "Removing a tag detaches it from every ticket.",
-        params: TagIdParams,
-        response: {
-          204: answer(Type.Null(), "The tag is deleted and taken off every ticket."),
-          ...errors(400, 404),
-        },
-      },
+      operationId: "deleteTag",
+      summary: "Delete a tag",
+      tags: ["tags"],
+      description: "Removing a tag detaches it from every ticket.",
+      params: TagIdParams,
+      gone: "The tag is deleted and taken off every ticket.",
+      errors: [400, 404],
     },
-    async (request, reply) => {
-      tags.remove(request.params.tagId);
-      return reply.code(204).send(null);
-    },
+    ({ tagId }) => tags.remove(tagId),
   );
 }

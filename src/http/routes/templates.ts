@@ -1,6 +1,6 @@
-import { Type } from "@sinclair/typebox";
 import type { TemplateService } from "../../domain/templates/templates.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
+import { deleteRoute, listOf } from "../route-shapes.js";
 import { answer, BoardIdParams, errors, TemplateIdParams } from "../schemas/common.js";
 import {
   TemplateCreateBody,
@@ -23,10 +23,7 @@ export function templateRoutes(app: TackApp, templates: TemplateService): void {
         tags: ["templates"],
         params: BoardIdParams,
         response: {
-          200: answer(
-            Type.Object({ templates: Type.Array(TemplateRef) }),
-            "The board's templates.",
-          ),
+          200: answer(listOf("templates", TemplateRef), "The board's templates."),
           ...errors(400, 404),
         },
       },
@@ -94,25 +91,19 @@ export function templateRoutes(app: TackApp, templates: TemplateService): void {
     async (request) => templates.update(request.params.templateId, request.body),
   );
 
-  app.delete(
+  deleteRoute(
+    app,
     "/api/templates/:templateId",
     {
-      schema: {
-        operationId: "deleteTemplate",
-        summary: "Delete a template",
-        description: "Tickets made from it stay.",
-        tags: ["templates"],
-        params: TemplateIdParams,
-        response: {
-          204: answer(Type.Null(), "The template is deleted."),
-          ...errors(400, 404),
-        },
-      },
+      operationId: "deleteTemplate",
+      summary: "Delete a template",
+      description: "Tickets made from it stay.",
+      tags: ["templates"],
+      params: TemplateIdParams,
+      gone: "The template is deleted.",
+      errors: [400, 404],
     },
-    async (request, reply) => {
-      templates.remove(request.params.templateId);
-      return reply.code(204).send(null);
-    },
+    ({ templateId }) => templates.remove(templateId),
   );
 
   app.post(
@@ -130,10 +121,7 @@ export function templateRoutes(app: TackApp, templates: TemplateService): void {
         body: TemplateInstantiateBody,
         headers: IdempotencyKeyHeaders,
         response: {
-          201: answer(
-            Type.Object({ tickets: Type.Array(TicketRef) }),
-            "The new tickets, in template order.",
-          ),
+          201: answer(listOf("tickets", TicketRef), "The new tickets, in template order."),
           ...errors(400, 404, 422),
         },
       },

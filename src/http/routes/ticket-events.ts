@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import type { TicketEventService } from "../../domain/annotations/ticket-events.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
+import { listOf } from "../route-shapes.js";
 import { answer, errors, TicketIdParams } from "../schemas/common.js";
 import { TicketEventCreateBody, TicketEventRef } from "../schemas/ticket-records.js";
 import type { TackApp } from "../types.js";
@@ -16,7 +17,7 @@ export function ticketEventRoutes(app: TackApp, events: TicketEventService): voi
         description: "Newest first.",
         params: TicketIdParams,
         response: {
-          200: answer(Type.Object({ events: Type.Array(TicketEventRef) }), "The ticket's events."),
+          200: answer(listOf("events", TicketEventRef), "The ticket's events."),
           ...errors(400, 404),
         },
       },

@@ -1,5 +1,5 @@
-import { Type } from "@sinclair/typebox";
 import type { TrashService } from "../../domain/trash/trash.js";
+import { deleteRoute } from "../route-shapes.js";
 import { answer, errors } from "../schemas/common.js";
 import { TrashIdParams, TrashList, TrashListQuery, TrashRestored } from "../schemas/trash.js";
 import type { TackApp } from "../types.js";
@@ -48,24 +48,18 @@ export function trashRoutes(app: TackApp, trash: TrashService): void {
     async (request) => trash.restore(request.params.trashId),
   );
 
-  app.delete(
+  deleteRoute(
+    app,
     "/api/trash/:trashId",
     {
-      schema: {
-        operationId: "eraseFromTrash",
-        summary: "Erase a trash entry for good",
-        tags: ["trash"],
-        description: "Erases the entry's object for good (its ids are never given again).",
-        params: TrashIdParams,
-        response: {
-          204: answer(Type.Null(), "Erased: the object is gone for good."),
-          ...errors(400, 404),
-        },
-      },
+      operationId: "eraseFromTrash",
+      summary: "Erase a trash entry for good",
+      tags: ["trash"],
+      description: "Erases the entry's object for good (its ids are never given again).",
+      params: TrashIdParams,
+      gone: "Erased: the object is gone for good.",
+      errors: [400, 404],
     },
-    async (request, reply) => {
-      trash.erase(request.params.trashId);
-      return reply.code(204).send(null);
-    },
+    ({ trashId }) => trash.erase(trashId),
   );
 }
