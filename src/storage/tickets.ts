@@ -1,46 +1,38 @@
 import type { Comment } from "../domain/model.js";
 import type { TicketSearchText } from "../domain/search-text.js";
-import type { TicketSearch } from "../domain/tickets/ticket-search.js";
 import { type CommentRow, toComment } from "./comments.js";
 import type { Db } from "./database.js";
-import { INDEXED_CANDIDATES } from "./migrations/007-search-index-parts.js";
-import { trigramMatch } from "./search-index.js";
+import {
+  fromRaw,
+  type RawRow,
+  RECORD_COLUMNS,
+  ROW_COLUMNS,
+  type SqlRecord,
+  type SqlRow,
+  type TicketRecord,
+  type TicketRow,
+  type TicketText,
+  toRecord,
+  toRow,
+  WITH_TEXT,
+} from "./ticket-rows.js";
+import {
+  listConditions,
+  listParameters,
+  listShape,
+  matchConditions,
+  matchParameters,
+  matchShape,
+  type TicketListFilter,
+  type TicketMatchFilter,
+} from "./ticket-search-query.js";
 
-/**
- * A ticket's own columns without its (possibly large) bodies: enough for lists and relations.
- * The bodies and their search text live in `ticket_texts` (one row per ticket), so reading or
- * rewriting these columns never touches kilobytes of Markdown; the title's search text is on
- * the ticket row (`title_search`, migrations/014-title-search.ts), so a title edit does not
- * rewrite the bodies either.
- */
-export interface TicketRow {
-  id: number;
-  boardId: number;
-  laneId: number;
-  parentTicketId: number | null;
-  title: string;
-  isResolved: boolean;
-  isArchived: boolean;
-  priority: number;
-  position: number;
-  createdAt: string;
-  updatedAt: string;
-  /** docs/api.md, "Coordination for agents"; raised by storage/ticket-changes.ts. */
-  version: number;
-  /** The moment before which it is not ready (docs/api.md, "Not before"), ISO UTC, or null. */
-  notBefore: string | null;
-  /** Its open asks of any kind (docs/api.md, "Asks"), counted with the row. */
-  openAsks: number;
-  /** Its body's task list items, checked and in all (docs/api.md, "Checklists"). */
-  checklistDone: number;
-  checklistTotal: number;
-}
+// The ticket store: a ticket's row and text row, read and written through prepared statements.
+// Its row shapes and mappers are in ticket-rows.ts, the SQL of list filters and search in
+// ticket-search-query.ts.
 
-/** A ticket's own columns including its bodies. */
-export interface TicketRecord extends TicketRow {
-  bodyMarkdown: string;
-  bodyHtml: string;
-}
+export type { TicketRecord, TicketRow, TicketText } from "./ticket-rows.js";
+export type { TicketListFilter, TicketMatchFilter } from "./ticket-search-query.js";
 
 /**
  * The writable columns; `searchText` is the folded title and body (domain/search-text.ts). The
@@ -64,130 +56,11 @@ export interface TicketWrite {
   checklist: { done: number; total: number };
 }
 
-/** A ticket's bodies, as its text row holds them. */
-export interface TicketText {
-  bodyMarkdown: string;
-  bodyHtml: string;
-}
-
 /** The ticket row's writable columns (`updateRow`): `titleSearch` is the folded title. */
 export interface TicketRowWrite
   extends Omit<TicketWrite, "bodyMarkdown" | "bodyHtml" | "searchText" | "checklist"> {
   titleSearch: string;
 }
-
-/** Filters of the board list; every one present narrows the result (AND). */
-export interface TicketListFilter {
-  laneId?: number;
-  isResolved?: boolean;
-  archived: "active" | "archived" | "all";
-  /** Folded tag name (names.ts nameKey). */
-  tagKey?: string;
-  search?: TicketSearch;
-}
-
-interface SqlRow {
-  id: number;
-  board_id: number;
-  lane_id: number;
-  parent_ticket_id: number | null;
-  title: string;
-  is_resolved: number;
-  is_archived: number;
-  priority: number;
-  position: number;
-  created_at: string;
-  updated_at: string;
-  version: number;
-  not_before: string | null;
-  open_asks: number;
-  checklist_done: number;
-  checklist_total: number;
-}
-
-interface SqlRecord extends SqlRow {
-  body_markdown: string;
-  body_html: string;
-}
-
-const toRow = (row: SqlRow): TicketRow => ({
-  id: row.id,
-  boardId: row.board_id,
-  laneId: row.lane_id,
-  parentTicketId: row.parent_ticket_id,
-  title: row.title,
-  isResolved: row.is_resolved === 1,
-  isArchived: row.is_archived === 1,
-  priority: row.priority,
-  position: row.position,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-  version: row.version,
-  notBefore: row.not_before,
-  openAsks: row.open_asks,
-  checklistDone: row.checklist_done,
-  checklistTotal: row.checklist_total,
-});
-
-type RawRow = [
-  number,
-  number,
-  number,
-  number | null,
-  string,
-  number,
-  number,
-  number,
-  number,
-  string,
-  string,
-  number,
-  string | null,
-  number,
-  number,
-  number,
-];
-
-/** A raw row of ROW_COLUMNS (arrays allocate less than objects in lists of thousands). */
-const fromRaw = (row: RawRow): TicketRow => ({
-  id: row[0],
-  boardId: row[1],
-  laneId: row[2],
-  parentTicketId: row[3],
-  title: row[4],
-  isResolved: row[5] === 1,
-  isArchived: row[6] === 1,
-  priority: row[7],
-  position: row[8],
-  createdAt: row[9],
-  updatedAt: row[10],
-  version: row[11],
-  notBefore: row[12],
-  openAsks: row[13],
-  checklistDone: row[14],
-  checklistTotal: row[15],
-});
-
-// The row's object gets the two bodies added, rather than being spread into a second object
-// (5,000 of them per export).
-const toRecord = (row: SqlRecord): TicketRecord => {
-  const record = toRow(row) as TicketRecord;
-  record.bodyMarkdown = row.body_markdown;
-  record.bodyHtml = row.body_html;
-  return record;
-};
-
-/**
- * A ticket's open asks are counted with its row (one probe of asks_by_ticket, which finds none
- * for most tickets): an ask's change notes its ticket (ticket-changes.ts), so every kept answer
- * that shows the count is dropped with it.
- */
-const OPEN_ASKS = `(SELECT count(*) FROM asks a WHERE a.ticket_id = t.id AND a.status = 'open')`;
-const ROW_COLUMNS = `t.id, t.board_id, t.lane_id, t.parent_ticket_id, t.title, t.is_resolved,
-  t.is_archived, t.priority, t.position, t.created_at, t.updated_at, t.version, t.not_before,
-  ${OPEN_ASKS} AS open_asks, t.checklist_done, t.checklist_total`;
-const RECORD_COLUMNS = `${ROW_COLUMNS}, x.body_markdown, x.body_html`;
-const WITH_TEXT = "JOIN ticket_texts x ON x.ticket_id = t.id";
 
 /** Board order (docs/api.md, "Ordering"): lane position, active before archived, position, id. */
 const BOARD_ORDER = "ORDER BY l.position, l.id, t.is_archived, t.position, t.id";
@@ -334,34 +207,22 @@ export function ticketStore(db: Db) {
 
   const listStatements = new Map<string, ReturnType<typeof prepareList>>();
   function prepareList(filter: TicketListFilter) {
-    const where = ["t.board_id = @boardId"];
-    if (filter.laneId !== undefined) where.push("t.lane_id = @laneId");
-    if (filter.isResolved !== undefined) where.push("t.is_resolved = @isResolved");
-    if (filter.archived !== "all") where.push("t.is_archived = @isArchived");
-    if (filter.tagKey !== undefined) where.push(TAGGED);
-    if (filter.search) where.push(searchCondition(filter.search, true));
-    // Only a search reads the text rows.
-    const text = filter.search ? WITH_TEXT : "";
+    const { where, readsText } = listConditions(filter);
     return db
       .prepare<[Record<string, unknown>], RawRow>(
-        `SELECT ${ROW_COLUMNS} FROM tickets t JOIN lanes l ON l.id = t.lane_id ${text}
-         WHERE ${where.join(" AND ")} ${BOARD_ORDER}`,
+        `SELECT ${ROW_COLUMNS} FROM tickets t JOIN lanes l ON l.id = t.lane_id
+         ${readsText ? WITH_TEXT : ""} WHERE ${where.join(" AND ")} ${BOARD_ORDER}`,
       )
       .raw(true);
   }
 
-  // Ids of a board's tickets with a tag and/or matching a search, unordered: of the whole board
-  // (the search's index narrowing first), or among given ids (by id, the exact test alone).
+  // Ids of a board's tickets with a tag and/or matching a search, unordered.
   const matchStatements = new Map<string, ReturnType<typeof prepareMatch>>();
   function prepareMatch(filter: TicketMatchFilter, among: boolean) {
-    const where = ["t.board_id = @boardId"];
-    if (among) where.push("t.id IN (SELECT value FROM json_each(@ids))");
-    if (filter.tagKey !== undefined) where.push(TAGGED);
-    if (filter.search) where.push(searchCondition(filter.search, !among));
-    const text = filter.search ? WITH_TEXT : "";
+    const { where, readsText } = matchConditions(filter, among);
     return db
       .prepare<[Record<string, unknown>], number>(
-        `SELECT t.id FROM tickets t ${text} WHERE ${where.join(" AND ")}`,
+        `SELECT t.id FROM tickets t ${readsText ? WITH_TEXT : ""} WHERE ${where.join(" AND ")}`,
       )
       .pluck(true);
   }
@@ -409,13 +270,7 @@ export function ticketStore(db: Db) {
 
     /** The board list: one query for any combination of filters, in board order. */
     list(boardId: number, filter: TicketListFilter): TicketRow[] {
-      const key = JSON.stringify([
-        filter.laneId !== undefined,
-        filter.isResolved !== undefined,
-        filter.archived === "all",
-        filter.tagKey !== undefined,
-        filter.search ? searchShape(filter.search) : null,
-      ]);
+      const key = listShape(filter);
       let statement = listStatements.get(key);
       if (!statement) {
         statement = prepareList(filter);
@@ -431,23 +286,13 @@ export function ticketStore(db: Db) {
      */
     matchingIds(boardId: number, filter: TicketMatchFilter, ids?: Iterable<number>): number[] {
       const among = ids !== undefined;
-      const key = JSON.stringify([
-        among,
-        filter.tagKey !== undefined,
-        filter.search ? searchShape(filter.search) : null,
-      ]);
+      const key = matchShape(filter, among);
       let statement = matchStatements.get(key);
       if (!statement) {
         statement = prepareMatch(filter, among);
         matchStatements.set(key, statement);
       }
-      const only: TicketListFilter = { archived: "all" };
-      if (filter.tagKey !== undefined) only.tagKey = filter.tagKey;
-      if (filter.search) only.search = filter.search;
-      const parameters = listParameters(only, !among);
-      parameters.boardId = boardId;
-      if (among) parameters.ids = JSON.stringify([...ids]);
-      return statement.all(parameters);
+      return statement.all(matchParameters(boardId, filter, ids));
     },
 
     /**
@@ -605,108 +450,4 @@ function prepareTextInsert(db: Db) {
     `INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html)
      VALUES (@id, @bodySearch, @bodyMarkdown, @bodyHtml)`,
   );
-}
-
-/** The part of a search that changes the SQL text (the rest are parameters). */
-function searchShape(search: TicketSearch): string {
-  const indexed = usesIndex(search);
-  if (search.kind !== "reference") return `${search.kind}:${indexed}`;
-  return `reference:${indexed}:${search.provider !== null}:${search.remote}:${search.external}`;
-}
-
-/**
- * Whether the trigram index can find the candidates: the query has 3+ characters, and (plain
- * text) cannot be part of a `#id` (those are matched against every ticket's id, as before).
- */
-function usesIndex(search: TicketSearch): boolean {
-  if (trigramMatch(search.text) === null) return false;
-  return search.kind !== "text" || !/^#?\d*$/.test(search.text);
-}
-
-/** The filters `matchingIds` applies (tag and search). */
-export type TicketMatchFilter = Pick<TicketListFilter, "tagKey" | "search">;
-
-const TAGGED = `EXISTS (SELECT 1 FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id
-  WHERE tt.ticket_id = t.id AND g.name_key = @tagKey)`;
-
-/** Tickets whose indexed text may contain @match, and every ticket not indexed yet. */
-const INDEX_CANDIDATES = `${INDEXED_CANDIDATES}
-  UNION ALL SELECT ticket_id FROM ticket_search_pending`;
-
-/**
- * A ticket's own text as search matches it: the folded title and body joined by a line break,
- * either left out when empty (domain/search-text.ts `searchTextOf`).
- */
-const TICKET_TEXT = `CASE WHEN t.title_search = '' THEN x.search_text
-  WHEN x.search_text = '' THEN t.title_search
-  ELSE t.title_search || char(10) || x.search_text END`;
-
-/**
- * `@text` occurs in TICKET_TEXT. Without a line break it occurs there exactly when it occurs in
- * the title's or the body's text, which needs no joined copy; only a query with one (rare) is
- * matched against the joined text, since it may span the two.
- */
-const IN_TICKET = `(instr(t.title_search, @text) > 0 OR instr(x.search_text, @text) > 0
-  OR (instr(@text, char(10)) > 0 AND instr(${TICKET_TEXT}, @text) > 0))`;
-
-/**
- * The `q` condition (docs/api.md, "Search"). `search_text` columns hold folded text, and `@text` is
- * folded the same way, so `instr` gives a literal, Unicode case-insensitive substring match.
- * With 3+ characters the trigram index (storage/search-index.ts) narrows the tickets first; the
- * same `instr` conditions then decide, so the index changes the cost, never the answer.
- */
-function searchCondition(search: TicketSearch, mayUseIndex: boolean): string {
-  const inTicket = IN_TICKET;
-  const indexed = mayUseIndex && usesIndex(search);
-  if (search.kind === "id") {
-    const exact = `(t.id = @id OR ${inTicket})`;
-    return indexed ? `t.id IN (SELECT @id UNION ALL ${INDEX_CANDIDATES}) AND ${exact}` : exact;
-  }
-  const inReferences = `EXISTS (SELECT 1 FROM remote_links r
-                 WHERE r.ticket_id = t.id AND instr(r.search_text, @text) > 0)
-      OR EXISTS (SELECT 1 FROM external_references e
-                 WHERE e.ticket_id = t.id AND instr(e.search_text, @text) > 0)`;
-  if (search.kind === "text") {
-    // An indexed query is never part of a `#id`, so the id condition is left out.
-    if (indexed) return `t.id IN (${INDEX_CANDIDATES}) AND (${inTicket} OR ${inReferences})`;
-    return `(${inTicket} OR instr('#' || t.id, @text) > 0 OR ${inReferences})`;
-  }
-  const sources: string[] = [inTicket];
-  const keyed: string[] = [];
-  const provider = (alias: string) =>
-    search.provider === null ? "" : `AND lower(${alias}.provider) = @provider`;
-  if (search.remote) {
-    const match = `r.issue_key = @key COLLATE NOCASE ${provider("r")}`;
-    sources.push(`EXISTS (SELECT 1 FROM remote_links r WHERE r.ticket_id = t.id AND ${match})`);
-    keyed.push(`SELECT r.ticket_id FROM remote_links r WHERE ${match}`);
-  }
-  if (search.external) {
-    const match = `e.issue_key = @key COLLATE NOCASE ${provider("e")}`;
-    sources.push(
-      `EXISTS (SELECT 1 FROM external_references e WHERE e.ticket_id = t.id AND ${match})`,
-    );
-    keyed.push(`SELECT e.ticket_id FROM external_references e WHERE ${match}`);
-  }
-  const exact = `(${sources.join(" OR ")})`;
-  if (!indexed) return exact;
-  return `t.id IN (${[INDEX_CANDIDATES, ...keyed].join(" UNION ALL ")}) AND ${exact}`;
-}
-
-function listParameters(filter: TicketListFilter, mayUseIndex = true): Record<string, unknown> {
-  const parameters: Record<string, unknown> = {};
-  if (filter.laneId !== undefined) parameters.laneId = filter.laneId;
-  if (filter.isResolved !== undefined) parameters.isResolved = filter.isResolved ? 1 : 0;
-  if (filter.archived !== "all") parameters.isArchived = filter.archived === "archived" ? 1 : 0;
-  if (filter.tagKey !== undefined) parameters.tagKey = filter.tagKey;
-  const search = filter.search;
-  if (search) {
-    parameters.text = search.text;
-    if (mayUseIndex && usesIndex(search)) parameters.match = trigramMatch(search.text);
-    if (search.kind === "id") parameters.id = search.id;
-    if (search.kind === "reference") {
-      parameters.key = search.key;
-      if (search.provider !== null) parameters.provider = search.provider;
-    }
-  }
-  return parameters;
 }
