@@ -1,5 +1,5 @@
 #!/usr/bin/env -S node --max-semi-space-size=16
-// The node options here and in package.json's "start" script are the same (test/process.test.ts
+// The node options here and in package.json's "start" script are the same (test/trust/process.test.ts
 // keeps them equal). 16 MiB semi-spaces, V8's default, stated here because 64 was tried: a board
 // import spent a third less time collecting garbage, but the young generation alone could take
 // 192 MiB, and a 20,000-ticket import peaked at ~880 instead of ~640 MiB (docs/performance.md).

@@ -4,7 +4,7 @@
 // rules: the allowlist filter (html-sanitizer.ts), over HTML that contains raw HTML from a body,
 // and the Markdown renderer (markdown-direct-rules.ts), which writes its markup this way from the
 // start when a body has no raw HTML, so that the filter would leave it unchanged. One definition,
-// so the two cannot drift apart; test/markdown-direct.test.ts compares their output byte for byte.
+// so the two cannot drift apart; test/domain/markdown-direct.test.ts compares their output byte for byte.
 
 /** Checks one attribute value: returns the value to write, or null to drop the attribute. */
 export type Cleaner = (value: string) => string | null;

@@ -13,7 +13,7 @@
 //   - a task-list checkbox is `checkboxTag`;
 //   - highlight.js's token spans keep only the class names the filter keeps (a sub-language
 //     span's `language-css` goes, as the filter drops it).
-// test/markdown-direct.test.ts proves the output equal, byte for byte, to the filter's output
+// test/domain/markdown-direct.test.ts proves the output equal, byte for byte, to the filter's output
 // over the same tokens, and fails when any rule here is missing.
 
 import type MarkdownIt from "markdown-it";

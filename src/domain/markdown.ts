@@ -25,7 +25,7 @@
 // (most of them) is written by a second renderer, markdown-direct-rules.ts,
 // whose rules produce exactly what the filter would leave of markdown-it's
 // output (same allowlist, html-allowlist.ts), so it skips the filter pass, about
-// half the cost of a render. test/markdown-direct.test.ts proves both paths give
+// half the cost of a render. test/domain/markdown-direct.test.ts proves both paths give
 // the same bytes.
 
 import { tasklist } from "@mdit/plugin-tasklist";
@@ -132,7 +132,7 @@ export function taskItems(markdown: string): Array<{ line: number; checked: bool
 }
 
 /**
- * Only for test/markdown-direct.test.ts, which compares the two paths: the direct renderer's
+ * Only for test/domain/markdown-direct.test.ts, which compares the two paths: the direct renderer's
  * output, or undefined when the body needs the filter.
  */
 export function renderDirectly(markdown: string): string | undefined {
@@ -145,7 +145,7 @@ export function renderDirectly(markdown: string): string | undefined {
 }
 
 /**
- * Only for test/markdown-direct.test.ts: the pipeline every body took before the direct path,
+ * Only for test/domain/markdown-direct.test.ts: the pipeline every body took before the direct path,
  * markdown-it's own output through the allowlist filter.
  */
 export function renderThroughFilter(markdown: string): string {

@@ -14,7 +14,7 @@ import { FREE_OBJECT_MAX_DEPTH, MAX_DEPTH_KEYWORD } from "./request-limits.js";
  */
 export function createValidatorCompiler(namedSchemas: TSchema[]): FastifySchemaCompiler<TSchema> {
   // validateSchema off: checking our static schemas against the JSON Schema meta-schema cost
-  // ~190 ms of CPU on the first request of every process; test/schemas.test.ts checks them
+  // ~190 ms of CPU on the first request of every process; test/http/schemas.test.ts checks them
   // once, in CI, instead.
   const base: Options = {
     allErrors: false,

@@ -1,6 +1,6 @@
 // What GitHub shows for a Markdown document, built from the reference renderer of GitHub's
 // flavour (Debian's `cmark-gfm`, GitHub's own parser, with GitHub's extensions), and the
-// canonical form in which test/markdown-real-documents.test.ts compares it with tack's HTML.
+// canonical form in which test/domain/markdown-real-documents.test.ts compares it with tack's HTML.
 //
 // GitHub's page = cmark-gfm's HTML (raw HTML passed on, `--hardbreaks` as in issue and comment
 // bodies, extensions table, strikethrough, autolink, tagfilter, tasklist), then GitHub's

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
-import { MAX_DEPTH_KEYWORD } from "../src/http/request-limits.js";
-import { namedSchemas } from "../src/http/schemas/index.js";
+import { MAX_DEPTH_KEYWORD } from "../../src/http/request-limits.js";
+import { namedSchemas } from "../../src/http/schemas/index.js";
 
 // The server's validators skip Ajv's check of the schemas against the JSON Schema meta-schema
 // (src/http/validation.ts: it cost ~190 ms on each process's first request). The shared schemas

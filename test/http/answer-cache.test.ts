@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { AnswerCache } from "../src/http/conditional-requests.js";
+import { AnswerCache } from "../../src/http/conditional-requests.js";
 
 test("a small answer is kept and given back as its string, a large one as its UTF-8 bytes", () => {
   const cache = new AnswerCache(1024 * 1024);

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { issueBoardDocument, markdownBody, random } from "../bench/dataset.js";
-import { sanitizeHtml } from "../src/domain/html-sanitizer.js";
+import { issueBoardDocument, markdownBody, random } from "../../bench/dataset.js";
+import { sanitizeHtml } from "../../src/domain/html-sanitizer.js";
 import {
   renderDirectly,
   renderMarkdown,
   renderMarkdownMany,
   renderThroughFilter,
-} from "../src/domain/markdown.js";
+} from "../../src/domain/markdown.js";
 
 // A body without raw HTML skips the allowlist filter: markdown-it's direct renderer
 // (src/domain/markdown-direct-rules.ts) writes what the filter would leave. These tests prove it
@@ -196,7 +196,7 @@ function generatedDocuments(count: number): string[] {
   });
 }
 
-// The Markdown-only vectors of test/markdown.test.ts's XSS corpus.
+// The Markdown-only vectors of test/domain/markdown.test.ts's XSS corpus.
 const XSS_MARKDOWN = [
   "[x](javascript:alert(1))",
   "[x](JAVASCRIPT:alert(1))",

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { test } from "node:test";
 import { Ajv } from "ajv";
-import { startTestServer } from "./helpers/server.js";
+import { startTestServer } from "../helpers/server.js";
 
 /**
  * Memory at rest (docs/performance.md): compiling every route's schemas while tack started made

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startCli } from "./helpers/cli.js";
+import { startCli } from "../helpers/cli.js";
 
 /**
  * Nothing blocks the event loop at start-up (docs/performance.md): tack once warmed its Markdown
@@ -16,9 +16,9 @@ import { startCli } from "./helpers/cli.js";
 
 const folder = mkdtempSync(join(tmpdir(), "tack-startup-"));
 after(() => rmSync(folder, { recursive: true, force: true }));
-const HOOK = new URL("./fixtures/report-worker-starts.mjs", import.meta.url).href;
+const HOOK = new URL("../fixtures/report-worker-starts.mjs", import.meta.url).href;
 const WORKER_STARTED = /test-hook: worker thread started/;
-const YOUNG_HOOK = new URL("./fixtures/report-young-generation.mjs", import.meta.url).href;
+const YOUNG_HOOK = new URL("../fixtures/report-young-generation.mjs", import.meta.url).href;
 const YOUNG_GENERATION = /test-hook: young generation (-?\d+) bytes/;
 
 test("tack serve starts no render thread at boot, only when an import needs one, and gives back start-up's young generation", async () => {

@@ -4,13 +4,13 @@
 // arrived and announced the writes): timings on a shared machine prove nothing.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { issueBoardDocument, RARE_WORD } from "../bench/dataset.js";
-import { readMemory } from "../bench/lib.js";
-import { overlappingClaims } from "../bench/swarm-claims.js";
-import { StreamDelays } from "../bench/swarm-delays.js";
-import { runSwarm } from "../bench/swarm-load.js";
-import { readAfterWrite } from "../bench/swarm-reads.js";
-import { startTestServer } from "./helpers/server.js";
+import { issueBoardDocument, RARE_WORD } from "../../bench/dataset.js";
+import { readMemory } from "../../bench/lib.js";
+import { overlappingClaims } from "../../bench/swarm-claims.js";
+import { StreamDelays } from "../../bench/swarm-delays.js";
+import { runSwarm } from "../../bench/swarm-load.js";
+import { readAfterWrite } from "../../bench/swarm-reads.js";
+import { startTestServer } from "../helpers/server.js";
 
 const api = await startTestServer();
 const self = { pid: process.pid, memory: () => readMemory(process.pid) };

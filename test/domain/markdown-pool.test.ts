@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { after, test } from "node:test";
 import { promisify } from "node:util";
-import { renderMarkdownMany } from "../src/domain/markdown.js";
-import { MarkdownRenderPool } from "../src/domain/markdown-pool.js";
+import { renderMarkdownMany } from "../../src/domain/markdown.js";
+import { MarkdownRenderPool } from "../../src/domain/markdown-pool.js";
 
 // A board import renders its bodies on the main thread and worker threads at once
 // (src/domain/markdown-pool.ts). Whatever thread renders a body, the result must be what the
@@ -58,7 +58,7 @@ for (const fixture of ["exiting-render-worker.mjs", "throwing-render-worker.mjs"
     // Each fixture takes a batch from the shared counter and then fails without answering.
     const failing = pool({
       workerCount: 2,
-      workerEntry: new URL(`./fixtures/${fixture}`, import.meta.url),
+      workerEntry: new URL(`../fixtures/${fixture}`, import.meta.url),
     });
     const sources = bodies(2000);
     const expected = renderMarkdownMany(sources);
@@ -72,7 +72,7 @@ for (const fixture of ["exiting-render-worker.mjs", "throwing-render-worker.mjs"
 test("a worker that took a batch and never answers is not waited for", async () => {
   const stuck = pool({
     workerCount: 1,
-    workerEntry: new URL("./fixtures/hanging-render-worker.mjs", import.meta.url),
+    workerEntry: new URL("../fixtures/hanging-render-worker.mjs", import.meta.url),
   });
   // Enough small bodies that the worker is up and has taken a batch long before the main thread
   // runs out of them; a pool that waited for its answer would never finish.
@@ -85,7 +85,7 @@ test("a process exits on its own after a parallel render (idle workers hold noth
   // No server here: the render must finish with the workers unref'd (nothing waits on them), and
   // once it is done, the idle workers may not keep the process alive.
   const script = `
-    const { markdownRenderPool } = await import(${JSON.stringify(new URL("../src/domain/markdown-pool.ts", import.meta.url).href)});
+    const { markdownRenderPool } = await import(${JSON.stringify(new URL("../../src/domain/markdown-pool.ts", import.meta.url).href)});
     const sources = Array.from({ length: 1000 }, (_, i) => "**b** " + i);
     let html = [];
     const deadline = Date.now() + 30_000;

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { type DefaultTreeAdapterMap, parse, parseFragment, serialize } from "parse5";
-import { sanitizeHtml } from "../src/domain/html-sanitizer.js";
-import { renderMarkdown } from "../src/domain/markdown.js";
+import { sanitizeHtml } from "../../src/domain/html-sanitizer.js";
+import { renderMarkdown } from "../../src/domain/markdown.js";
 
 // --- helpers ---------------------------------------------------------------
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { callTree, summarizeProfile } from "../bench/profile-summary.js";
+import { callTree, summarizeProfile } from "../../bench/profile-summary.js";
 
 const folder = mkdtempSync(join(tmpdir(), "tack-profile-summary-"));
 after(() => rmSync(folder, { recursive: true, force: true }));

@@ -1,13 +1,13 @@
 // What GitHub shows for real documents beyond the GFM specification's examples (issue #36): layout
 // attributes, <picture>, single-tilde strikethrough, an autolink's text as typed, a leading
 // byte-order mark, and heading anchors with in-page links. Each case states GitHub's output as
-// tack writes it; test/markdown-real-documents.test.ts compares whole documents with cmark-gfm.
+// tack writes it; test/domain/markdown-real-documents.test.ts compares whole documents with cmark-gfm.
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { sanitizeHtml } from "../src/domain/html-sanitizer.js";
-import { renderDirectly, renderMarkdown, renderThroughFilter } from "../src/domain/markdown.js";
-import { headingSlug } from "../src/domain/markdown-heading-anchors.js";
+import { sanitizeHtml } from "../../src/domain/html-sanitizer.js";
+import { renderDirectly, renderMarkdown, renderThroughFilter } from "../../src/domain/markdown.js";
+import { headingSlug } from "../../src/domain/markdown-heading-anchors.js";
 
 test("align, width and height are kept with plain values, on any kept tag", () => {
   assert.equal(renderMarkdown('<p align="center">x</p>'), '<p align="center">x</p>');

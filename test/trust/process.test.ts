@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import Database from "better-sqlite3";
-import { type Exit, runCli, startCli } from "./helpers/cli.js";
-import { rawRequest } from "./helpers/raw-http.js";
+import { type Exit, runCli, startCli } from "../helpers/cli.js";
+import { rawRequest } from "../helpers/raw-http.js";
 
 /**
  * The real `tack` process: options, start line, environment, signals, startup failures. Each

@@ -4,7 +4,7 @@ import {
   deliverAfterAnswer,
   HeldDeliveries,
   whileHandling,
-} from "../src/events/held-deliveries.js";
+} from "../../src/events/held-deliveries.js";
 
 test("a delivery caused inside a handler waits for that request's answer only", () => {
   const delivered: string[] = [];

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { MadeOnRead } from "../src/domain/transfer/import-detail.js";
-import { streamDocument } from "../src/http/document-serialization.js";
+import { MadeOnRead } from "../../src/domain/transfer/import-detail.js";
+import { streamDocument } from "../../src/http/document-serialization.js";
 
 async function text(document: object): Promise<string> {
   const chunks: Buffer[] = [];

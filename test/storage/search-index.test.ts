@@ -4,21 +4,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
-import { referenceSearchText } from "../src/domain/annotations/external-references.js";
-import { renderMarkdown } from "../src/domain/markdown.js";
-import { foldForSearch, searchTextOf, ticketSearchText } from "../src/domain/search-text.js";
-import { checklistOf } from "../src/domain/tickets/checklists.js";
-import { parseTicketSearch } from "../src/domain/tickets/ticket-search.js";
-import { openDatabase } from "../src/storage/database.js";
-import { initialSchema } from "../src/storage/migrations/001-initial.js";
+import { referenceSearchText } from "../../src/domain/annotations/external-references.js";
+import { renderMarkdown } from "../../src/domain/markdown.js";
+import { foldForSearch, searchTextOf, ticketSearchText } from "../../src/domain/search-text.js";
+import { checklistOf } from "../../src/domain/tickets/checklists.js";
+import { parseTicketSearch } from "../../src/domain/tickets/ticket-search.js";
+import { openDatabase } from "../../src/storage/database.js";
+import { initialSchema } from "../../src/storage/migrations/001-initial.js";
 import {
   DRAIN_PENDING as OLD_DRAIN,
   INDEX_PENDING as OLD_INDEX,
   UNINDEX_PENDING as OLD_UNINDEX,
-} from "../src/storage/migrations/007-search-index-parts.js";
-import { migrations } from "../src/storage/migrations/index.js";
-import { databaseAtVersion } from "./helpers/old-database.js";
-import { startTestServer, type TestServer } from "./helpers/server.js";
+} from "../../src/storage/migrations/007-search-index-parts.js";
+import { migrations } from "../../src/storage/migrations/index.js";
+import { databaseAtVersion } from "../helpers/old-database.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
 
 /**
  * The trigram index (docs/performance.md) changes what a search costs, never what it answers:

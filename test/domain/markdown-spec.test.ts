@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { test } from "node:test";
-import { renderMarkdown } from "../src/domain/markdown.js";
-import { compareWithSpec } from "./helpers/spec-html.js";
+import { renderMarkdown } from "../../src/domain/markdown.js";
+import { compareWithSpec } from "../helpers/spec-html.js";
 
 interface SpecExample {
   markdown: string;

@@ -26,15 +26,15 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { renderMarkdown } from "../src/domain/markdown.js";
-import { type Canonical, canonical, githubPage, tackPage } from "./helpers/github-reference.js";
+import { renderMarkdown } from "../../src/domain/markdown.js";
+import { type Canonical, canonical, githubPage, tackPage } from "../helpers/github-reference.js";
 
 const SAMPLE = 400;
 const CMARK_GFM = process.env.TACK_CMARK_GFM ?? "/usr/bin/cmark-gfm";
 const CMARK_ARGUMENTS = ["--unsafe", "--hardbreaks", "--validate-utf8"].concat(
   ["table", "strikethrough", "autolink", "tagfilter", "tasklist"].flatMap((name) => ["-e", name]),
 );
-const NODE_MODULES = fileURLToPath(new URL("../node_modules/", import.meta.url));
+const NODE_MODULES = fileURLToPath(new URL("../../node_modules/", import.meta.url));
 const SKIPPED_FOLDERS = new Set(["test", "tests", "__tests__", "fixtures", "spec", ".bin"]);
 /** Larger files are a data dump more than a document. */
 const MAX_BYTES = 512 * 1024;

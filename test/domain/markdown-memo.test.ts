@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { sanitizeHtml } from "../src/domain/html-sanitizer.js";
-import { renderMarkdown } from "../src/domain/markdown.js";
+import { sanitizeHtml } from "../../src/domain/html-sanitizer.js";
+import { renderMarkdown } from "../../src/domain/markdown.js";
 
 // renderMarkdown keeps recent results (a bounded memo keyed by the source): a repeated body must
 // render exactly as the first time, and no two different sources may share a result.
