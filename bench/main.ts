@@ -99,6 +99,14 @@ const BENCHMARKS: Benchmark[] = [
     compares: false,
   },
   {
+    name: "neighbours",
+    file: "neighbours.ts",
+    summary:
+      "the change notes' cost per write in process: a ticket with 1,000 children, 3 neighbours, a comment",
+    server: true,
+    compares: true,
+  },
+  {
     name: "http-floor",
     file: "http-floor.ts",
     summary: "server CPU of the cheapest answers (health, a cached ticket, the board list)",

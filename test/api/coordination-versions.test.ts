@@ -81,6 +81,50 @@ describe("version", () => {
     assert.equal((await getTicket(api, parent.id)).version, retitled.version + 1);
   });
 
+  // 32 neighbours or more besides the parent are noted set-wise (storage/ticket-change-triggers.ts),
+  // fewer one at a time: both must raise each neighbour once and drop its kept lists.
+  for (const children of [20, 40]) {
+    test(`a retitled ticket with ${children} children and a blocker raises each neighbour once`, async () => {
+      const board = await boardWithLanes(api, `Crowd ${children}`);
+      const [lane] = board.laneIds;
+      const blocker = await newTicket(api, board.boardId, lane, "blocker");
+      const parent = await newTicket(api, board.boardId, lane, "parent");
+      await patchTicket(api, parent.id, { blockerIds: [blocker.id] });
+      const kids = [];
+      for (let i = 0; i < children; i++) {
+        const kid = await newTicket(api, board.boardId, lane, `child ${i}`);
+        kids.push(await patchTicket(api, kid.id, { parentTicketId: parent.id }));
+      }
+      // The first child also shows the parent as its blocker and as related: still one version.
+      const [first] = kids;
+      await patchTicket(api, first.id, { blockerIds: [parent.id], relatedIds: [parent.id] });
+      const neighbours = [blocker, ...kids];
+      // Read each once first, so their answers are kept and must be dropped.
+      const before = await Promise.all(neighbours.map((ticket) => versionOf(ticket.id)));
+      const renamed = await patchTicket(api, parent.id, { title: "parent renamed" });
+      const after = await Promise.all(neighbours.map((ticket) => getTicket(api, ticket.id)));
+      assert.deepEqual(
+        after.map((ticket) => ticket.version),
+        before.map((version) => version + 1),
+      );
+      for (const kid of after.slice(1)) assert.equal(kid.parent?.title, "parent renamed");
+      assert.deepEqual(
+        [...(after[1]?.blockers ?? []), ...(after[1]?.related ?? [])].map((r: any) => r.title),
+        ["parent renamed", "parent renamed"],
+      );
+      assert.deepEqual(
+        after[0]?.blockedBy.map((ticket: { title: string }) => ticket.title),
+        ["parent renamed"],
+      );
+      // A second change in another request raises them again, by one.
+      await patchTicket(api, parent.id, { priority: renamed.priority === 4 ? 1 : 4 });
+      assert.deepEqual(
+        await Promise.all(neighbours.map((ticket) => versionOf(ticket.id))),
+        before.map((version) => version + 2),
+      );
+    });
+  }
+
   test("renumbering by another ticket's move raises the renumbered tickets only", async () => {
     const board = await boardWithLanes(api, "Renumber");
     const [lane] = board.laneIds;
