@@ -136,7 +136,7 @@ async function fetchFollowingSameOrigin(
   let method: string = request.method;
   let body = request.body === undefined ? undefined : JSON.stringify(request.body);
   for (let hop = 0; ; hop++) {
-    const response = await fetch(url, {
+    const response = await fetchOnceMore(url, {
       method,
       headers: {
         Accept: "application/json",
@@ -177,6 +177,26 @@ async function fetchFollowingSameOrigin(
     }
     url = next.href;
   }
+}
+
+/**
+ * A GET sent on a kept-alive connection that the server closed at that moment (its idle timeout
+ * raced the request) fails with ECONNRESET or "other side closed" before any answer: it is sent
+ * once more, on a new connection. A GET changes nothing, so the repeat is safe; a POST or PUT is
+ * never repeated, since the server may have acted on it.
+ */
+async function fetchOnceMore(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (init.method !== "GET" || init.signal?.aborted || !isStaleConnection(error)) throw error;
+    return fetch(url, init);
+  }
+}
+
+function isStaleConnection(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return code === "ECONNRESET" || code === "UND_ERR_SOCKET";
 }
 
 /** Maps a non-2xx answer to a RemoteError per docs/api.md, "Remote tracking". */

@@ -118,6 +118,10 @@ export async function startFakeHttpServer(handler: FakeHandler): Promise<FakeSer
     });
   });
 
+  // Providers keep an idle connection open for a minute or more. Node's 5 s default closed it as
+  // tack sent its next request when a loaded machine slowed a test down: a reset GET is sent
+  // again (src/providers/http.ts), but a reset POST fails, as it must. close() ends them all.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
