@@ -8,6 +8,7 @@ import { BoardEventBus } from "./events/board-events.js";
 import { buildApp } from "./http/app.js";
 import { diskFullReports } from "./http/disk-full.js";
 import type { ServerTimeouts } from "./http/request-limits.js";
+import type { TicketAnswerOptions } from "./http/ticket-answers.js";
 import type { TackApp } from "./http/types.js";
 import { packageInfo } from "./package-info.js";
 import { CredentialConfigError, loadCredentials } from "./providers/credentials.js";
@@ -34,11 +35,8 @@ export interface ServerOptions {
   timeouts?: ServerTimeouts;
   /** How the write-ahead log is flushed (default fs.fdatasync); tests hold or fail it. */
   syncFile?: SyncFile;
-  /**
-   * Lists and full tickets built from the database every time, with nothing kept between
-   * requests (test/api/live-lists.test.ts's reference).
-   */
-  freshLists?: boolean;
+  /** How tickets are answered (http/ticket-answers.ts: the reference mode, for tests). */
+  answers?: TicketAnswerOptions;
   /**
    * One memory-reducing collection before listening (startup-memory.ts): `tack serve` asks for
    * it; in-process test servers do not, as it would collect the whole test runner's heap.
@@ -71,7 +69,6 @@ export async function startServer(
       diskFull.committed();
     },
     config.trashDays,
-    { keepTicketParts: options.freshLists !== true },
   );
   if (config.allowRemote && !services.accessTokens.hasUsable()) {
     await checkpoints.stop();
@@ -96,7 +93,7 @@ export async function startServer(
     timeouts: options.timeouts,
     afterDurable: commits.afterDurable,
     diskFull,
-    freshLists: options.freshLists,
+    answers: options.answers,
     logger:
       config.logLevel === "silent"
         ? false

@@ -19,10 +19,9 @@ import { createRemoteServices, NO_REMOTE_ACCESS } from "./remote-tracking/remote
 import type { RemoteAccess } from "./remote-tracking/remote-tracking.js";
 import { searchIndexer } from "./search-indexer.js";
 import { templateService } from "./templates/templates.js";
-import type { BoardLists } from "./tickets/board-lists.js";
 import { claimSettlement } from "./tickets/ticket-claims.js";
 import { createTicketServices } from "./tickets/ticket-services.js";
-import { createRead, createTransact } from "./transaction.js";
+import { type BoardChanges, createRead, createTransact } from "./transaction.js";
 import { boardExporter } from "./transfer/board-export.js";
 import { boardImporter } from "./transfer/board-import.js";
 import { trashService } from "./trash/trash.js";
@@ -43,8 +42,6 @@ export function createServices(
    * once).
    */
   trashDays: number = DEFAULT_TRASH_DAYS,
-  /** `keepTicketParts: false` reads every full Ticket anew (a reference for tests). */
-  options: { keepTicketParts?: boolean } = {},
 ) {
   const stores = createStores(db);
   const trash = trashKeeper(stores.trash, trashDays);
@@ -52,7 +49,8 @@ export function createServices(
   // Coordination (docs/api.md, "Coordination for agents"): claims end and changed tickets are
   // collected before each commit; board revisions advance right after it.
   let tags: EntityTags | undefined;
-  let lists: BoardLists | undefined;
+  // What the answer layer keeps (src/kept-answers) hears of every commit here.
+  const commitListeners: Array<(changes: BoardChanges) => void> = [];
   // Callers waiting on asks (GET /api/asks/{id}?wait=): re-checked after commits that delete
   // their ticket.
   const waiters = askWaiters();
@@ -61,7 +59,7 @@ export function createServices(
     beforeCommit: claimSettlement(stores, activity),
     afterCommit: (changes) => {
       tags?.advance(changes);
-      lists?.changed(changes);
+      for (const listener of commitListeners) listener(changes);
       recheckWaiters(changes);
       committed();
     },
@@ -71,17 +69,15 @@ export function createServices(
   const boards = boardService(stores, transact, trash);
   const lanes = laneService(stores, boards, transact, trash);
   const boardTags = tagService(stores, boards, activity, transact, trash);
-  const ticketFamily = createTicketServices(
+  const read = createRead(db);
+  const { ticketViews, ...ticketFamily } = createTicketServices(
     stores,
     boards,
     activity,
     transact,
-    createRead(db),
-    () => db.inTransaction,
+    read,
     trash,
-    { keepTicketParts: options.keepTicketParts !== false },
   );
-  lists = ticketFamily.boardLists;
   const ticketDeps = { tickets: ticketFamily.tickets, activity };
   const ticketExtras = {
     comments: commentService(stores, ticketDeps, transact, trash),
@@ -94,7 +90,7 @@ export function createServices(
     externalReferences: externalReferenceService(stores, ticketDeps, transact),
     boardExport: boardExporter(stores, boards),
     boardImport: boardImporter(stores, { boards, activity, searchIndex }, transact),
-    insights: insightsService(stores, boards, createRead(db)),
+    insights: insightsService(stores, boards, read),
     templates: templateService(
       stores,
       { boards, tickets: ticketFamily.tickets, tags: boardTags },
@@ -109,6 +105,21 @@ export function createServices(
   };
   // Remote access (docs/api.md, "Access tokens"): the server checks tokens and sessions through it.
   const accessTokenService = accessTokens(stores.accessTokens);
+  /**
+   * What the answer layer (src/kept-answers: it keeps lists and tickets as bytes between
+   * requests) reads: the stores it re-reads changed tickets from, snapshots, the ticket views,
+   * and every commit's BoardChanges, handed over right after the commit, before any
+   * notification.
+   */
+  const answerSources = {
+    stores,
+    read,
+    inUnitOfWork: () => db.inTransaction,
+    views: ticketViews,
+    onCommit(listener: (changes: BoardChanges) => void): void {
+      commitListeners.push(listener);
+    },
+  };
   return {
     boards,
     lanes,
@@ -121,6 +132,7 @@ export function createServices(
     accessTokens: accessTokenService,
     trash: trashService(stores, activity, transact),
     events: bus,
+    answerSources,
   };
 }
 

@@ -50,6 +50,7 @@ import { ticketRoutes } from "./routes/tickets.js";
 import { trashRoutes } from "./routes/trash.js";
 import { namedSchemas } from "./schemas/index.js";
 import { installStreamAfterResponse } from "./stream-after-response.js";
+import { type TicketAnswerOptions, ticketAnswers } from "./ticket-answers.js";
 import type { TackApp } from "./types.js";
 import { uiAssetRoutes } from "./ui-assets.js";
 import { installUnreadBodyDiscarding } from "./unread-bodies.js";
@@ -70,11 +71,8 @@ export interface AppOptions {
   afterDurable?: AfterDurable;
   /** 507 answers and their log lines when the disk is full (default: 507 without the folder). */
   diskFull?: DiskFullReports;
-  /**
-   * Build every ticket list from the database, with no answer cache or kept summaries: the
-   * reference the randomized list test compares the normal server's answers with.
-   */
-  freshLists?: boolean;
+  /** How tickets are answered: the reference mode (`reference`) and the kept runs' length. */
+  answers?: TicketAnswerOptions;
   /** `--require-token`: loopback requests need a token too (docs/api.md, "Access tokens"). */
   requireToken?: boolean;
   /** `--tls-cert`/`--tls-key`, read: serve https on the same port. */
@@ -136,9 +134,10 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   boardRoutes(app, services.boards);
   laneRoutes(app, services.lanes);
   tagRoutes(app, services.tags);
-  ticketRoutes(app, services, { freshLists: options.freshLists ?? false });
+  const answers = ticketAnswers(services, options.answers);
+  ticketRoutes(app, services, answers);
   ticketBulkRoutes(app, services);
-  ticketClaimRoutes(app, services);
+  ticketClaimRoutes(app, services, answers);
   commentRoutes(app, services.comments);
   activityRoutes(app, services.activity);
   askRoutes(app, services.asks);

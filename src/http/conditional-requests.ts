@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { Type } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { BoardState, EntityTags, TicketState } from "../domain/entity-tags.js";
 import type { TackApp } from "./types.js";
 
 /**
@@ -61,9 +62,40 @@ function matchesNoneMatch(header: string | undefined, tag: string): boolean {
   return false;
 }
 
-/** The `If-Match` of a request, parsed. */
-export const ifMatchOf = (request: FastifyRequest): "*" | string[] | undefined =>
-  parseTagList(request.headers["if-match"]);
+/** A ticket's entity tag: `"t<id>.<version>"`, `.x` appended once its stored claim expired. */
+export const ticketTag = (state: TicketState): string =>
+  `"t${state.ticketId}.${state.version}${state.claimExpired ? ".x" : ""}"`;
+
+/** A board's lists' entity tag: `"b<id>.<epoch>.<revision>"`, `.<next clock change>` if any. */
+export function boardTag(state: BoardState): string {
+  const clock = state.nextClockChange;
+  const next = clock === null ? "" : `.${Date.parse(clock).toString(36)}`;
+  return `"b${state.boardId}.${state.epoch}.${state.revision}${next}"`;
+}
+
+/** The current entity tag of a ticket; undefined: no such ticket. */
+export function ticketTagOf(tags: EntityTags, ticketId: number): string | undefined {
+  const state = tags.ticketState(ticketId);
+  return state && ticketTag(state);
+}
+
+/** The current entity tag of a board's lists; undefined: no such board. */
+export function boardTagOf(tags: EntityTags, boardId: number): string | undefined {
+  const state = tags.boardState(boardId);
+  return state && boardTag(state);
+}
+
+/**
+ * The request's `If-Match` as a test of a ticket's state (`entityTags.whenCurrent`): undefined
+ * when the write is unconditional (no header, or `*`).
+ */
+export function ifMatchTest(
+  request: FastifyRequest,
+): ((state: TicketState) => boolean) | undefined {
+  const tags = parseTagList(request.headers["if-match"]);
+  if (tags === undefined || tags === "*") return undefined;
+  return (state) => tags.includes(ticketTag(state));
+}
 
 /**
  * Below this many characters an answer is kept and sent as the string it was serialized to:

@@ -48,11 +48,6 @@ export function ticketReadinessStore(db: Db) {
       `SELECT id FROM tickets WHERE parent_ticket_id IN (SELECT value FROM json_each(?))`,
     )
     .raw(true);
-  const isReady = db
-    .prepare<[{ id: number; boardId: number; now: string }], [number]>(
-      `SELECT 1 FROM tickets t WHERE t.id = @id AND t.board_id = @boardId AND ${READY}`,
-    )
-    .raw(true);
   const readyIds = db
     .prepare<[{ boardId: number; now: string }], [number]>(
       `SELECT t.id FROM tickets t WHERE t.board_id = @boardId AND ${READY}`,
@@ -97,10 +92,6 @@ export function ticketReadinessStore(db: Db) {
     childIdsOf(ids: Iterable<number>): number[] {
       return childrenOf.all(JSON.stringify([...ids])).map((row) => row[0]);
     },
-
-    /** Whether one ticket of the board is ready now (claim-next's check of its pick). */
-    isReady: (boardId: number, id: number, now: string): boolean =>
-      isReady.get({ id, boardId, now }) !== undefined,
 
     /** Ids of a board's ready tickets (one query whatever the board size). */
     readyIds(boardId: number, now: string): Set<number> {

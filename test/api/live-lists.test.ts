@@ -1,29 +1,27 @@
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
 import { useClock } from "../../src/domain/clock.js";
-import { RUNS } from "../../src/domain/tickets/board-list.js";
 import { startFakeGitHub } from "../fakes/github.js";
 import { seededRandom } from "../helpers/random.js";
 import { startTestServer } from "../helpers/server.js";
 import { credentialsEnv, TOKENS } from "./remote-fixtures.js";
 
-// Issue #20: the board lists kept in memory (domain/tickets/board-lists.ts) and the parts of full
-// tickets kept between requests (domain/tickets/ticket-parts.ts) answer byte for byte what a list
-// or ticket built from the database gives. One server writes and answers from its memory; a
-// second one on the same database file builds every list from scratch (`freshLists`). Random
-// writes of every kind are interleaved with reads of every list form, and each answer of the
-// first is compared with the second's.
-
-// Runs of two tickets: the lane and ready texts of these small boards then span many runs, so
-// each run's invalidation is tested (a big board keeps runs of RUNS.tickets).
-RUNS.tickets = 2;
+// The answers kept in memory (src/kept-answers: board lists, full tickets' parts and JSON)
+// answer byte for byte what a list or ticket built from the database gives. One server writes and
+// answers from what it keeps; a second one on the same database file, in the reference mode,
+// reads and serializes every answer anew. Random writes of every kind are interleaved with reads
+// of every list form, and each answer of the first is compared with the second's.
+// test/kept-answers/ tests the module itself, one kind of change at a time.
 // Tickets tracking a remote issue are imported from a fake GitHub (the last test).
 const gh = await startFakeGitHub({ token: TOKENS.github });
 after(() => gh.close());
+// Runs of two tickets: the lane and ready texts of these small boards then span many runs, so
+// each run's invalidation is tested (a big board keeps runs of 64).
 const live = await startTestServer({
   env: credentialsEnv({ [`github:${gh.instanceUrl}`]: TOKENS.github }),
+  answers: { runLength: 2 },
 });
-const fresh = await startTestServer({ dbFile: live.dbFile, freshLists: true });
+const fresh = await startTestServer({ dbFile: live.dbFile, answers: { reference: true } });
 let clock = Date.parse("2030-01-01T00:00:00.000Z");
 after(useClock(() => clock));
 

@@ -9,7 +9,7 @@ import { boardWithLanes, getTicket, idsOf, listTickets, newTicket } from "../hel
 // builds every list anew.
 
 const api = await startTestServer();
-const fresh = await startTestServer({ freshLists: true });
+const fresh = await startTestServer({ answers: { reference: true } });
 
 async function openAsk(server: typeof api, ticketId: number, blocking = true): Promise<number> {
   const response = await server.post(`/api/tickets/${ticketId}/asks`, {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after } from "node:test";
 import type { ServerTimeouts } from "../../src/http/request-limits.js";
+import type { TicketAnswerOptions } from "../../src/http/ticket-answers.js";
 import { type RunningServer, startServer } from "../../src/server.js";
 import type { SyncFile } from "../../src/storage/group-commit.js";
 
@@ -42,8 +43,11 @@ export interface TestServerOptions {
   timeouts?: ServerTimeouts;
   /** Stands in for fsync of the write-ahead log (test/storage/group-commit.test.ts). */
   syncFile?: SyncFile;
-  /** Lists built from the database every time, no caches (the randomized list test's reference). */
-  freshLists?: boolean;
+  /**
+   * How tickets are answered: `{ reference: true }` keeps nothing between requests (the oracle of
+   * test/api/live-lists.test.ts), `runLength` sets the kept runs' length (http/ticket-answers.ts).
+   */
+  answers?: TicketAnswerOptions;
   /** Address to listen on (default 127.0.0.1); a non-loopback one tests remote peers. */
   host?: string;
   /** `--require-token` (test/trust/hostile-network.test.ts). */
@@ -73,7 +77,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     {
       timeouts: options.timeouts,
       syncFile: options.syncFile,
-      freshLists: options.freshLists,
+      answers: options.answers,
     },
   );
   const request = async (

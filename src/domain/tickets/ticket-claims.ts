@@ -5,10 +5,8 @@ import { now, nowMillis } from "../clock.js";
 import { Conflict, InvalidInput, NotFound } from "../errors.js";
 import { cleanName, nameKey } from "../names.js";
 import type { BoardChanges, Transact } from "../transaction.js";
-import type { BoardLists, ClaimMade, ClaimToApply } from "./board-lists.js";
 import { claimView } from "./claim-view.js";
-import type { TicketJson } from "./ticket-json.js";
-import type { SerializeTicket, TicketViews } from "./ticket-views.js";
+import type { TicketViews, TicketWritten } from "./ticket-views.js";
 
 /** docs/api.md, "Coordination for agents": lease bounds and default, in seconds. */
 export const LEASE_MIN_SECONDS = 10;
@@ -35,20 +33,10 @@ interface PendingClaimNext {
   input: ClaimNextInput;
   /** The actor's name, cleaned. */
   actor: string;
-  serialize: SerializeTicket;
-  /** The claimed Ticket's JSON, or null when none is ready. */
-  resolve(json: TicketJson | null): void;
+  /** The claimed ticket's row, or null when none is ready. */
+  resolve(written: TicketWritten | null): void;
   reject(error: unknown): void;
 }
-
-/** What a claim-next unit of work has done so far: the tickets it claimed, the boards it found. */
-interface ClaimUnit {
-  taken: Set<number>;
-  boards: Set<number>;
-}
-
-/** claim-next's answers read a ticket's parts for the answer alone (`views.ticketJson`). */
-const NOT_KEPT = { keep: false };
 
 const leaseEnd = (leaseSeconds = LEASE_DEFAULT_SECONDS) =>
   new Date(nowMillis() + leaseSeconds * 1000).toISOString();
@@ -75,17 +63,16 @@ function checkLease(leaseSeconds: number | undefined): void {
  * so however many callers race no ticket is handed to two live claims.
  */
 export function ticketClaimService(
-  stores: Pick<Stores, "tickets" | "ticketClaims" | "ticketReadiness" | "lanes" | "ticketChanges">,
+  stores: Pick<Stores, "tickets" | "ticketClaims" | "ticketReadiness" | "lanes">,
   deps: {
     boards: Pick<BoardService, "require">;
     views: TicketViews;
-    lists: Pick<BoardLists, "firstReady" | "claimsToApply" | "applyClaims">;
     activity: ActivityRecorder;
   },
   transact: Transact,
 ) {
   const { tickets, ticketClaims } = stores;
-  const { boards, views, lists, activity } = deps;
+  const { boards, views, activity } = deps;
   /** claim-next requests waiting for the next turn of the event loop (`claimPending`). */
   let pending: PendingClaimNext[] = [];
 
@@ -107,12 +94,10 @@ export function ticketClaimService(
     return expiresAt;
   }
 
-  // Every answer is the full Ticket's JSON as `serialize` (the route's response serializer)
-  // writes it, joined from the JSON kept with the ticket's parts when it has some
-  // (`views.ticketJson`, ticket-json.ts).
+  // Every write answers the row it left (its answer is the full Ticket of that row).
   const service = {
     /** Claims or, for the actor holding it, renews the claim of a ticket. */
-    claim(ticketId: number, input: ClaimInput, serialize: SerializeTicket): TicketJson {
+    claim(ticketId: number, input: ClaimInput): TicketWritten {
       const actor = cleanActor(input.actor);
       checkLease(input.leaseSeconds);
       return transact((changes) => {
@@ -137,19 +122,19 @@ export function ticketClaimService(
           start(ticket.boardId, ticketId, actor, input.leaseSeconds);
         }
         changes.touched(ticket.boardId);
-        return views.ticketJson(ticketId, serialize);
+        return views.written(ticketId);
       });
     },
 
     /** Ends the actor's claim; an unclaimed ticket or an expired claim is already released. */
-    release(ticketId: number, input: { actor: string }, serialize: SerializeTicket): TicketJson {
+    release(ticketId: number, input: { actor: string }): TicketWritten {
       const actor = cleanActor(input.actor);
       return transact((changes) => {
         const ticket = tickets.row(ticketId);
         if (!ticket) throw new NotFound("ticket not found");
         const held = claimView(ticketClaims.get(ticketId), now(), ticket);
         // Nothing written: the row read is the answer's.
-        if (!held) return views.ticketJson(ticketId, serialize, { record: ticket });
+        if (!held) return { record: ticket };
         if (held.actor !== actor) {
           throw new Conflict(`ticket is claimed by ${held.actor} until ${held.expiresAt}`);
         }
@@ -162,23 +147,20 @@ export function ticketClaimService(
           details: { actor, reason: "released" satisfies ClaimEndReason },
         });
         changes.touched(ticket.boardId);
-        return views.ticketJson(ticketId, serialize);
+        return views.written(ticketId);
       });
     },
 
     /**
-     * Claims the first ticket of the board's ready queue within the filter: its JSON, null when
-     * none. Requests that arrive together share one unit of work (`claimPending`).
+     * Claims the first ticket of the board's ready queue within the filter: the row it left,
+     * null when none is ready. Requests that arrive together share one unit of work
+     * (`claimPending`).
      */
-    claimNext(
-      boardId: number,
-      input: ClaimNextInput,
-      serialize: SerializeTicket,
-    ): Promise<TicketJson | null> {
+    claimNext(boardId: number, input: ClaimNextInput): Promise<TicketWritten | null> {
       return new Promise((resolve, reject) => {
         const actor = cleanActor(input.actor);
         checkLease(input.leaseSeconds);
-        pending.push({ boardId, input, actor, serialize, resolve, reject });
+        pending.push({ boardId, input, actor, resolve, reject });
         if (pending.length === 1) setImmediate(claimPending);
       });
     },
@@ -188,91 +170,66 @@ export function ticketClaimService(
    * The claim-next requests of one turn of the event loop (every request whose bytes arrived
    * together) in one unit of work, in their order of arrival: one commit, one claim settlement
    * and one stream message per board for all of them, where each claim used to pay its own.
-   * Each request still gets its own answer or error: its checks run before it writes, and a
-   * failure of a write (or of the commit) fails the whole unit, so nothing is half done. No
-   * ticket is handed out twice: each pick leaves out the tickets the unit claimed so far, and
-   * is checked against the rule in SQL, which sees those claims. An answer still waits for the
-   * sync that makes its claim durable (http/durable-answers.ts); the claims of a unit share it.
+   * Each request still gets its own outcome: its checks run before it writes, and a failure of
+   * a write (or of the commit) fails the whole unit, so nothing is half done. No ticket is
+   * handed out twice: each pick is made in SQL, which sees the claims the unit made so far. An
+   * answer still waits for the sync that makes its claim durable (http/durable-answers.ts); the
+   * claims of a unit share it.
    */
   function claimPending(): void {
     const batch = pending;
     pending = [];
-    const outcomes: Array<{ json: TicketJson | null } | { error: unknown }> = [];
-    let toApply: ClaimToApply[] = [];
+    const outcomes: Array<{ written: TicketWritten | null } | { error: unknown }> = [];
     try {
       transact((changes) => {
-        const unit: ClaimUnit = { taken: new Set(), boards: new Set() };
-        const made: ClaimMade[] = [];
+        // The boards found so far: a board found earlier in the unit is still there (the unit
+        // only claims).
+        const found = new Set<number>();
         for (const request of batch) {
           let ticketId: number | undefined;
           try {
-            ticketId = pick(request.boardId, request.input, unit);
+            ticketId = pick(request.boardId, request.input, found);
           } catch (error) {
             outcomes.push({ error });
             continue;
           }
           if (ticketId === undefined) {
-            outcomes.push({ json: null });
+            outcomes.push({ written: null });
             continue;
           }
-          const { boardId } = request;
-          const expiresAt = start(boardId, ticketId, request.actor, request.input.leaseSeconds);
-          made.push({ boardId, ticketId, expiresAt });
-          unit.taken.add(ticketId);
-          changes.touched(boardId);
-          // A ticket claim-next hands out was usually never read, and its next write (a
-          // comment) drops its parts: keeping them for this answer only fed the collector.
-          const json = views.ticketJson(ticketId, request.serialize, undefined, NOT_KEPT);
-          outcomes.push({ json });
-        }
-        // Claims alone (as many tickets noted as claims): memory takes them in after the
-        // commit, without re-reading their tickets before the next pick or list.
-        if (made.length > 0 && stores.ticketChanges.count() === unit.taken.size) {
-          toApply = lists.claimsToApply(made);
+          start(request.boardId, ticketId, request.actor, request.input.leaseSeconds);
+          changes.touched(request.boardId);
+          outcomes.push({ written: views.written(ticketId) });
         }
       });
     } catch (error) {
       for (const request of batch) request.reject(error);
       return;
     }
-    lists.applyClaims(toApply);
     batch.forEach((request, index) => {
-      const outcome = outcomes[index] as { json: TicketJson | null } | { error: unknown };
+      const outcome = outcomes[index] as { written: TicketWritten | null } | { error: unknown };
       if ("error" in outcome) request.reject(outcome.error);
-      else request.resolve(outcome.json);
+      else request.resolve(outcome.written);
     });
   }
 
   /**
-   * The ticket a claim-next request gets, leaving out those its unit of work claimed already;
-   * undefined when none is ready. Checks only: it writes nothing.
+   * The ticket a claim-next request gets: the first of the ready queue within its filter, found
+   * in SQL, which sees the claims this unit of work made so far; undefined when none is ready.
+   * Checks only: it writes nothing.
    */
-  function pick(boardId: number, input: ClaimNextInput, unit: ClaimUnit): number | undefined {
-    // A board found earlier in the unit is still there: the unit only claims.
-    if (!unit.boards.has(boardId)) boards.require(boardId);
-    unit.boards.add(boardId);
+  function pick(boardId: number, input: ClaimNextInput, found: Set<number>): number | undefined {
+    if (!found.has(boardId)) boards.require(boardId);
+    found.add(boardId);
     if (input.laneId !== undefined && stores.lanes.get(input.laneId)?.boardId !== boardId) {
       throw new InvalidInput("laneId must be a lane of this board");
     }
     const tag = input.tag?.trim();
-    const filter = {
+    return stores.ticketReadiness.firstReady(boardId, now(), {
       ...(input.laneId !== undefined ? { laneId: input.laneId } : {}),
       ...(input.priority !== undefined ? { priority: input.priority } : {}),
-    };
-    const at = now();
-    // The board lists' memory picks without walking the board; the pick is checked against
-    // the rule in SQL, and anything unexpected falls back to the SQL walk.
-    let ticketId = tag ? "unknown" : lists.firstReady(boardId, filter, unit.taken);
-    if (typeof ticketId === "number" && !stores.ticketReadiness.isReady(boardId, ticketId, at)) {
-      ticketId = "unknown";
-    }
-    if (ticketId === "unknown") {
-      ticketId = stores.ticketReadiness.firstReady(boardId, at, {
-        ...filter,
-        ...(tag ? { tagKey: nameKey(tag) } : {}),
-      });
-    }
-    return ticketId;
+      ...(tag ? { tagKey: nameKey(tag) } : {}),
+    });
   }
 
   return service;

@@ -7,9 +7,8 @@ import type { Board, Lane } from "../model.js";
 import { nameKey } from "../names.js";
 import type { Transact } from "../transaction.js";
 import { TicketBatch, type TicketEdits } from "./ticket-edits.js";
-import type { TicketJson } from "./ticket-json.js";
 import type { TicketLanes } from "./ticket-ordering.js";
-import type { SerializeTicket, TicketViews } from "./ticket-views.js";
+import type { TicketViews, TicketWritten } from "./ticket-views.js";
 
 export interface MoveTarget {
   board: Board;
@@ -97,12 +96,8 @@ export function ticketMoveService(
   transact: Transact,
 ) {
   return {
-    /** Answers the Ticket's JSON as `serialize` (the route's serializer) writes it. */
-    move(
-      ticketId: number,
-      input: { boardId: number; laneId: number },
-      serialize: SerializeTicket,
-    ): TicketJson {
+    /** Answers the row it left. */
+    move(ticketId: number, input: { boardId: number; laneId: number }): TicketWritten {
       return transact((changes) => {
         const before = stores.tickets.get(ticketId);
         if (!before) throw new NotFound("ticket not found");
@@ -110,7 +105,7 @@ export function ticketMoveService(
         const batch = new TicketBatch(changes);
         deps.moves.move(before, target, batch);
         deps.edits.settle(batch);
-        return deps.views.ticketJson(ticketId, serialize);
+        return deps.views.written(ticketId);
       });
     },
   };

@@ -5,9 +5,8 @@ import { now } from "../clock.js";
 import { InvalidInput, NotFound } from "../errors.js";
 import type { Ticket } from "../model.js";
 import type { Transact } from "../transaction.js";
-import type { TicketJson } from "./ticket-json.js";
 import { activeFirst, type LaneEntry, placeInOrder, type TicketLanes } from "./ticket-ordering.js";
-import type { SerializeTicket, TicketViews } from "./ticket-views.js";
+import type { TicketViews, TicketWritten } from "./ticket-views.js";
 
 export interface PositionInput {
   laneId: number;
@@ -48,10 +47,9 @@ export function ticketPositionService(
     /**
      * docs/api.md, "Rules clients can rely on": `beforeTicketId` wins, then `afterTicketId`, then
      * `position` (clamped to the lane's end), else the end. Every anchor sent must be in the target
-     * lane. Answers the Ticket's JSON as `serialize` (the route's serializer) writes it
-     * (`views.ticketJson`).
+     * lane. Answers the row it left.
      */
-    reposition(ticketId: number, input: PositionInput, serialize: SerializeTicket): TicketJson {
+    reposition(ticketId: number, input: PositionInput): TicketWritten {
       return transact((changes) => {
         const ticket = tickets.row(ticketId);
         if (!ticket) throw new NotFound("ticket not found");
@@ -70,7 +68,7 @@ export function ticketPositionService(
         const position = ids.indexOf(ticketId);
         const laneChanged = lane.id !== ticket.laneId;
         if (!laneChanged && position === ticket.position) {
-          return views.ticketJson(ticketId, serialize, { record: ticket });
+          return { record: ticket };
         }
 
         if (laneChanged) tickets.appendToLane(ticketId, lane.id);
@@ -91,7 +89,7 @@ export function ticketPositionService(
           },
         });
         changes.touched(ticket.boardId);
-        return views.ticketJson(ticketId, serialize);
+        return views.written(ticketId);
       });
     },
 

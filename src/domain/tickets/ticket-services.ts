@@ -3,7 +3,6 @@ import type { ActivityRecorder } from "../activity.js";
 import type { BoardService } from "../boards/boards.js";
 import type { Read, Transact } from "../transaction.js";
 import type { TrashKeeper } from "../trash/trash-keeper.js";
-import { boardLists } from "./board-lists.js";
 import { ticketBulkService } from "./ticket-bulk.js";
 import { ticketClaimService } from "./ticket-claims.js";
 import { ticketEdits } from "./ticket-edits.js";
@@ -21,27 +20,18 @@ export function createTicketServices(
   activity: ActivityRecorder,
   transact: Transact,
   read: Read,
-  /** Whether a unit of work is open (board lists are then built without their memory). */
-  inUnitOfWork: () => boolean,
   trash: TrashKeeper,
-  options: { keepTicketParts: boolean } = { keepTicketParts: true },
 ) {
   const lanes = ticketLanes(stores);
-  const views = ticketViews(stores, read, inUnitOfWork, options);
-  const lists = boardLists(stores, read, inUnitOfWork);
+  const views = ticketViews(stores, read);
   const edits = ticketEdits(stores, ticketLinkRules(stores), lanes, activity);
   const moves = ticketMoves(stores, { lanes, edits, activity });
   return {
-    tickets: ticketService(
-      stores,
-      { boards, lanes, edits, views, lists, activity },
-      transact,
-      trash,
-    ),
-    boardLists: lists,
+    tickets: ticketService(stores, { boards, lanes, edits, views, activity }, transact, trash),
+    ticketViews: views,
     ticketPositions: ticketPositionService(stores, { boards, lanes, views, activity }, transact),
     ticketMoves: ticketMoveService(stores, { moves, edits, views }, transact),
     ticketBulk: ticketBulkService(stores, { boards, lanes, edits, moves, views }, transact),
-    ticketClaims: ticketClaimService(stores, { boards, views, lists, activity }, transact),
+    ticketClaims: ticketClaimService(stores, { boards, views, activity }, transact),
   };
 }

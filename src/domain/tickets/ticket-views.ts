@@ -1,11 +1,12 @@
 import type { Stores } from "../../storage/index.js";
 import type { ClaimRow } from "../../storage/ticket-claims.js";
 import type { RelationKind, RelationRow } from "../../storage/ticket-relations.js";
-import type { TicketListFilter, TicketRow } from "../../storage/tickets.js";
+import type { TicketListFilter, TicketRow, TicketText } from "../../storage/tickets.js";
 import { now } from "../clock.js";
 import { NotFound } from "../errors.js";
 import type {
   Board,
+  Comment,
   Tag,
   Ticket,
   TicketCore,
@@ -17,18 +18,31 @@ import type {
 } from "../model.js";
 import type { Read } from "../transaction.js";
 import { claimView } from "./claim-view.js";
-import { cutTicketJson, joinTicketJson, type TicketJson } from "./ticket-json.js";
-import { KeptTicketParts, type TicketParts } from "./ticket-parts.js";
 
-/** A full Ticket's JSON as the route's response serializer writes it. */
-export type SerializeTicket = (ticket: Ticket) => string;
-
-/** What a write already knows of the ticket it answers (read in its unit of work). */
-export interface KnownTicket {
-  /** Its row as the write left it. */
+/**
+ * What a write of one ticket leaves for its answer: the ticket's row as the unit of work left it
+ * (read or written in it), and its remote link when the write read it (undefined: not read).
+ * The answer is the full Ticket of that row (`ticket`), or its kept form (src/kept-answers).
+ */
+export interface TicketWritten {
   record: TicketRow;
-  /** Its remote link when the write read it (undefined: read it). */
   remote?: TicketRemote | null;
+}
+
+/**
+ * What a full Ticket shows besides its own row, its claim and its remote link: the rows a change
+ * of the ticket's own columns (a title, a priority, a resolution) leaves as they are
+ * (storage/ticket-changes.ts notes a ticket's parts as changed when any of them changes).
+ */
+export interface TicketParts {
+  board: Board;
+  /** Its bodies: a title edit does not write the text row (migrations/014-title-search.ts). */
+  text: TicketText;
+  /** Parent, children, blockers both ways and related tickets (storage/ticket-relations.ts). */
+  neighbours: RelationRow[];
+  tags: Tag[];
+  externalReferences: TicketReference[];
+  comments: Comment[];
 }
 
 export interface TicketRelations {
@@ -89,33 +103,17 @@ export function ticketViews(
     | "externalReferences"
     | "remoteLinks"
     | "ticketClaims"
-    | "ticketChanges"
   >,
   read: Read,
-  /** Whether a unit of work is open (parts it changed are then read, not kept). */
-  inUnitOfWork: () => boolean,
-  options: { keepTicketParts: boolean } = { keepTicketParts: true },
 ) {
   const { tickets, ticketRelations } = stores;
-  const kept = new KeptTicketParts(options.keepTicketParts ? undefined : 0);
-  stores.ticketChanges.onPartsChanged((ids) => kept.forget(ids));
 
-  /**
-   * A ticket's parts (ticket-parts.ts): the kept ones when still true, else read (and kept,
-   * unless the open unit of work changed them: they would not be committed state, or `keep` is
-   * false).
-   */
-  function partsOf(record: TicketRow, keep = true): TicketParts {
+  /** A ticket's parts, read (one statement per table). */
+  function partsOf(record: TicketRow): TicketParts {
     const ticketId = record.id;
-    const changedHere = inUnitOfWork() && stores.ticketChanges.partsChanged(ticketId);
-    if (!changedHere) {
-      const parts = kept.get(ticketId);
-      // A move to another board notes the parts too; this check costs nothing.
-      if (parts && parts.board.id === record.boardId) return parts;
-    }
     const text = tickets.text(ticketId);
     if (!text) throw new NotFound("ticket not found");
-    const parts: TicketParts = {
+    return {
       board: boardOf(record.boardId),
       text,
       neighbours: ticketRelations.neighbours(ticketId),
@@ -123,8 +121,6 @@ export function ticketViews(
       externalReferences: stores.externalReferences.listByTicket(ticketId),
       comments: stores.comments.listByTicket(ticketId),
     };
-    if (!changedHere && keep) kept.set(ticketId, parts);
-    return parts;
   }
 
   function boardOf(boardId: number): Board {
@@ -207,18 +203,18 @@ export function ticketViews(
     return row;
   }
 
-  function remoteOf(ticketId: number, known: KnownTicket | undefined): TicketRemote | null {
-    return known?.remote !== undefined ? known.remote : stores.remoteLinks.get(ticketId);
-  }
-
-  /** The full Ticket of a row with its parts, claim and remote link. */
+  /**
+   * The full Ticket of a row with its parts, stored claim and remote link. Parts may be shared
+   * with other answers (src/kept-answers keeps them): every list shown is a copy.
+   */
   function fullTicket(
     record: TicketRow,
     parts: TicketParts,
-    claims: Map<number, ClaimRow>,
+    claim: ClaimRow | undefined,
     remote: TicketRemote | null,
   ): Ticket {
     const { board } = parts;
+    const claims = claim ? new Map([[record.id, claim]]) : new Map<number, ClaimRow>();
     const links = linksOfOne(record.id, parts, claims);
     const relations = relationsFromRows(board, parts.neighbours);
     // The fields added to the core's object, not spread with it into a new one: the spread
@@ -386,47 +382,29 @@ export function ticketViews(
       );
     },
 
-    /** The full Ticket; NotFound when it does not exist. */
-    ticket(ticketId: number, known?: KnownTicket): Ticket {
+    /**
+     * The full Ticket, read; NotFound when it does not exist. `written`: what a write in this
+     * unit of work already read of it (its row, maybe its remote link).
+     */
+    ticket(ticketId: number, written?: TicketWritten): Ticket {
       return read(() => {
-        const record = known?.record ?? rowOf(ticketId);
-        const parts = partsOf(record);
-        return fullTicket(record, parts, claimOf(ticketId), remoteOf(ticketId, known));
+        const record = written?.record ?? rowOf(ticketId);
+        const remote =
+          written?.remote !== undefined ? written.remote : stores.remoteLinks.get(ticketId);
+        return fullTicket(record, partsOf(record), stores.ticketClaims.get(ticketId), remote);
       });
     },
 
     /**
-     * The full Ticket's JSON, exactly what `serialize` (the route's response serializer) writes
-     * for `ticket`: joined from the JSON kept with the ticket's parts when it has some
-     * (ticket-json.ts), else serialized, and cut for the next answer. With `keep: false`, parts
-     * not kept yet are read for this answer alone: neither they nor their JSON are kept.
+     * A ticket's row as it is now, the way a write leaves it for its answer; NotFound when it
+     * does not exist.
      */
-    ticketJson(
-      ticketId: number,
-      serialize: SerializeTicket,
-      known?: KnownTicket,
-      options: { keep: boolean } = { keep: true },
-    ): TicketJson {
-      return read(() => {
-        const record = known?.record ?? rowOf(ticketId);
-        const parts = partsOf(record, options.keep);
-        const claims = claimOf(ticketId);
-        const remote = remoteOf(ticketId, known);
-        if (remote !== null) return serialize(fullTicket(record, parts, claims, remote));
-        const fresh = {
-          row: record,
-          hasChildren: parts.neighbours.some((row) => row.kind === "child"),
-          claim: claimView(claims.get(ticketId), now(), record),
-        };
-        const json = kept.jsonOf(ticketId, parts);
-        if (json) return joinTicketJson(fresh, json);
-        const full = serialize(fullTicket(record, parts, claims, remote));
-        if (!options.keep) return full;
-        const cut = cutTicketJson(full, fresh);
-        if (cut) kept.setJson(ticketId, parts, cut);
-        return full;
-      });
-    },
+    written: (ticketId: number): TicketWritten => ({ record: rowOf(ticketId) }),
+
+    /** A ticket's parts, read (src/kept-answers keeps them between answers). */
+    partsOf,
+
+    fullTicket,
 
     /** Parent, children, blockers, blockedBy and related of a ticket. */
     relations(ticketId: number): TicketRelations {

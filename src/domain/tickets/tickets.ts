@@ -9,21 +9,19 @@ import { nameKey } from "../names.js";
 import { ticketSearchText } from "../search-text.js";
 import type { Transact } from "../transaction.js";
 import { NO_TRASH, type TrashKeeper } from "../trash/trash-keeper.js";
-import type { BoardLists } from "./board-lists.js";
 import { withItemChecked } from "./checklists.js";
 import { TicketBatch, type TicketEdits, type TicketUpsert } from "./ticket-edits.js";
-import type { TicketJson } from "./ticket-json.js";
 import type { TicketLanes } from "./ticket-ordering.js";
 import { parseTicketSearch } from "./ticket-search.js";
-import type { KnownTicket, SerializeTicket, TicketRelations, TicketViews } from "./ticket-views.js";
+import type { TicketRelations, TicketViews, TicketWritten } from "./ticket-views.js";
 
-/** A move to a lane by name (PATCH /api/tickets/{id}/transition). */
 /** PATCH /api/tickets/{id}/checklist: item `index` (0-based) gets its box set to `checked`. */
 export interface ChecklistItemInput {
   index: number;
   checked: boolean;
 }
 
+/** A move to a lane by name (PATCH /api/tickets/{id}/transition). */
 export interface TransitionInput {
   laneName: string;
   isResolved?: boolean;
@@ -43,8 +41,8 @@ export interface TicketListQuery {
   ready?: boolean;
 }
 
-/** The storage filter of a list query. */
-function listFilter(query: TicketListQuery): TicketListFilter {
+/** The storage filter of a list query (also what src/kept-answers keeps lists by). */
+export function listFilter(query: TicketListQuery): TicketListFilter {
   const tag = query.tag?.trim();
   const filter: TicketListFilter = {
     archived: query.archived === "all" ? "all" : query.archived === "true" ? "archived" : "active",
@@ -69,14 +67,13 @@ export function ticketService(
     lanes: TicketLanes;
     edits: TicketEdits;
     views: TicketViews;
-    lists: BoardLists;
     activity: ActivityRecorder;
   },
   transact: Transact,
   trash: TrashKeeper = NO_TRASH,
 ) {
   const { tickets } = stores;
-  const { boards, lanes, edits, views, lists, activity } = deps;
+  const { boards, lanes, edits, views, activity } = deps;
 
   function require(ticketId: number): TicketRecord {
     const ticket = tickets.get(ticketId);
@@ -91,15 +88,11 @@ export function ticketService(
   }
 
   /**
-   * Applies a patch to one ticket, renumbers the lanes it touched and answers with `answer`,
-   * given what the change already read of the ticket. Its bodies are read only for a body
-   * change (to compare); the answer takes them from the kept parts (ticket-parts.ts).
+   * Applies a patch to one ticket and renumbers the lanes it touched; answers the row it left
+   * (and the remote link, when the change read it). Its bodies are read only for a body change
+   * (to compare): an answer kept by src/kept-answers takes them from the kept parts.
    */
-  function change<T>(
-    ticketId: number,
-    input: TicketUpsert,
-    answer: (ticketId: number, known: KnownTicket) => T,
-  ): T {
+  function change(ticketId: number, input: TicketUpsert): TicketWritten {
     const text = edits.cleanText(input);
     return transact((changes) => {
       const before = text.bodyMarkdown === undefined ? requireRow(ticketId) : require(ticketId);
@@ -115,45 +108,20 @@ export function ticketService(
       const written = edits.apply(before, patch, batch);
       edits.settle(batch);
       // Settling renumbers lanes: the row is read after it (a title change settles nothing).
-      return answer(ticketId, { record: edits.after(before, written), remote });
+      return { record: edits.after(before, written), remote };
     });
   }
-
-  const ticketAnswer = (ticketId: number, known: KnownTicket): Ticket =>
-    views.ticket(ticketId, known);
 
   /**
    * Sets the box of checklist item `index` (docs/api.md, "Checklists"): a body edit that changes
    * that one character, or no write at all when the box is in that state already.
    */
-  function checkItem<T>(
-    ticketId: number,
-    input: ChecklistItemInput,
-    answer: (ticketId: number, known: KnownTicket) => T,
-  ): T {
+  function checkItem(ticketId: number, input: ChecklistItemInput): TicketWritten {
     return transact(() => {
       const before = require(ticketId);
       const body = withItemChecked(before.bodyMarkdown, input.index, input.checked);
-      if (body === undefined) return answer(ticketId, { record: before });
-      return change(ticketId, { bodyMarkdown: body }, answer);
-    });
-  }
-
-  /** Moves to the lane named `laneName`; isResolved changes only when sent. */
-  function transition<T>(
-    ticketId: number,
-    input: TransitionInput,
-    answer: (ticketId: number, known: KnownTicket) => T,
-  ): T {
-    return transact(() => {
-      const ticket = requireRow(ticketId);
-      const lane = lanes.laneNamed(ticket.boardId, input.laneName);
-      const isResolved = input.isResolved ?? input.isCompleted;
-      return change(
-        ticketId,
-        isResolved === undefined ? { laneId: lane.id } : { laneId: lane.id, isResolved },
-        answer,
-      );
+      if (body === undefined) return { record: before };
+      return change(ticketId, { bodyMarkdown: body });
     });
   }
 
@@ -170,26 +138,6 @@ export function ticketService(
       const filter = listFilter(query);
       const ready = query.ready ? stores.ticketReadiness.readyIds(boardId, now()) : undefined;
       return views.list(boardId, filter, ready);
-    },
-
-    /**
-     * The same list as serialized summaries, from the board lists kept in memory (only the
-     * tickets changed since the last list are read and serialized again); undefined inside a
-     * unit of work (`list` then answers). `serialize` must give what the list's response
-     * serializer gives for one summary. NotFound when the board does not exist.
-     */
-    listPieces(
-      boardId: number,
-      query: TicketListQuery,
-      serialize: (summary: TicketSummary) => string,
-    ): Buffer[] | undefined {
-      return lists.pieces(
-        boardId,
-        listFilter(query),
-        query.ready === true,
-        views.summariesOf,
-        serialize,
-      );
     },
 
     /** Full tickets of a board in board order (BoardDetail), with a fixed number of queries. */
@@ -245,36 +193,26 @@ export function ticketService(
     },
 
     /** PATCH: only the fields sent change, each independently (docs/api.md). */
-    update(ticketId: number, input: TicketUpsert): Ticket {
+    update(ticketId: number, input: TicketUpsert): TicketWritten {
       edits.assertSomeField(input);
-      return change(ticketId, input, ticketAnswer);
+      return change(ticketId, input);
     },
 
-    /** Sets one checklist item's box; the Ticket as it is then. */
-    checkItem: (ticketId: number, input: ChecklistItemInput): Ticket =>
-      checkItem(ticketId, input, ticketAnswer),
-
-    /** `checkItem` answering the Ticket's JSON as `serialize` writes it. */
-    checkItemAsJson: (ticketId: number, input: ChecklistItemInput, serialize: SerializeTicket) =>
-      checkItem(ticketId, input, (id, known) => views.ticketJson(id, serialize, known)),
-
-    /** `update` answering the changed Ticket's JSON as `serialize` writes it (cheaper). */
-    updateAsJson(ticketId: number, input: TicketUpsert, serialize: SerializeTicket): TicketJson {
-      edits.assertSomeField(input);
-      return change(ticketId, input, (id, known) => views.ticketJson(id, serialize, known));
-    },
-
-    /** The full Ticket's JSON as `serialize` (the route's serializer) writes it. */
-    getAsJson: (ticketId: number, serialize: SerializeTicket): TicketJson =>
-      views.ticketJson(ticketId, serialize),
+    /** Sets one checklist item's box (docs/api.md, "Checklists"). */
+    checkItem,
 
     /** Moves to the lane named `laneName`; isResolved changes only when sent. */
-    transition: (ticketId: number, input: TransitionInput): Ticket =>
-      transition(ticketId, input, ticketAnswer),
-
-    /** `transition` answering the Ticket's JSON as `serialize` writes it. */
-    transitionAsJson: (ticketId: number, input: TransitionInput, serialize: SerializeTicket) =>
-      transition(ticketId, input, (id, known) => views.ticketJson(id, serialize, known)),
+    transition(ticketId: number, input: TransitionInput): TicketWritten {
+      return transact(() => {
+        const ticket = requireRow(ticketId);
+        const lane = lanes.laneNamed(ticket.boardId, input.laneName);
+        const isResolved = input.isResolved ?? input.isCompleted;
+        return change(
+          ticketId,
+          isResolved === undefined ? { laneId: lane.id } : { laneId: lane.id, isResolved },
+        );
+      });
+    },
 
     /**
      * Deletes a ticket. Its links, tags, comments, events and references go with it (foreign

@@ -2,7 +2,7 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { EntityTags } from "../../domain/entity-tags.js";
 import type { BoardExporter } from "../../domain/transfer/board-export.js";
 import type { BoardImporter } from "../../domain/transfer/board-import.js";
-import { AnswerCache, answerFromTag } from "../conditional-requests.js";
+import { AnswerCache, answerFromTag, boardTagOf } from "../conditional-requests.js";
 import { serializeWholeDocument, streamDocument } from "../document-serialization.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
 import { BoardExport, BoardImport } from "../schemas/board-export.js";
@@ -43,7 +43,7 @@ export function boardTransferRoutes(
     async (request, reply) => {
       const { boardId } = request.params;
       // The board's tag names its state, so no hash of the ~20 MiB body is needed for the ETag.
-      const tag = services.entityTags.boardTag(boardId);
+      const tag = boardTagOf(services.entityTags, boardId);
       const cache = { store: exports, key: String(boardId) };
       if (tag !== undefined && answerFromTag(request, reply, tag, cache)) return reply;
       return services.boardExport.export(boardId);

@@ -1,29 +1,23 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyReply } from "fastify";
-import type { EntityTags } from "../../domain/entity-tags.js";
 import type { TicketClaimService } from "../../domain/tickets/ticket-claims.js";
-import { IfMatchHeaders, ifMatchOf } from "../conditional-requests.js";
+import { IfMatchHeaders } from "../conditional-requests.js";
 import { answer, BoardIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import { ClaimBody, ClaimNextBody, ReleaseBody } from "../schemas/coordination.js";
 import { TicketRef } from "../schemas/tickets.js";
+import type { TicketAnswers } from "../ticket-answers.js";
 import type { TackApp } from "../types.js";
-import { sendJson, ticketSerializer } from "./tickets.js";
 
 /**
  * Claims with leases (docs/api.md, "Coordination for agents"): claim, release, and claim the next
- * ready ticket. Each answers the Ticket's JSON as the route's serializer writes it, joined by the
- * domain from the JSON kept with the ticket's parts when it has some
- * (domain/tickets/ticket-json.ts).
+ * ready ticket. Each answers the full Ticket through `answers` (http/ticket-answers.ts).
  */
 export function ticketClaimRoutes(
   app: TackApp,
-  services: { ticketClaims: TicketClaimService; entityTags: EntityTags },
+  services: { ticketClaims: TicketClaimService },
+  answers: TicketAnswers,
 ): void {
-  const { ticketClaims, entityTags } = services;
-  // Each route's serializer of a full Ticket, taken from its first answer.
-  const serializerForClaim = ticketSerializer();
-  const serializerForRelease = ticketSerializer();
-  const serializerForClaimNext = ticketSerializer();
+  const { ticketClaims } = services;
 
   app.post(
     "/api/tickets/:ticketId/claim",
@@ -45,14 +39,10 @@ export function ticketClaimRoutes(
         },
       },
     },
-    // Synchronous, sending and returning nothing (see sendJson in routes/tickets.ts).
+    // Synchronous, sending and returning nothing (see sendJson in http/answer-bytes.ts).
     (request, reply) => {
       const { ticketId } = request.params;
-      const serialize = serializerForClaim(reply);
-      const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
-        ticketClaims.claim(ticketId, request.body, serialize),
-      );
-      sendJson(reply, json);
+      answers.write(request, reply, ticketId, () => ticketClaims.claim(ticketId, request.body));
     },
   );
 
@@ -75,14 +65,10 @@ export function ticketClaimRoutes(
         },
       },
     },
-    // Synchronous, sending and returning nothing (see sendJson in routes/tickets.ts).
+    // Synchronous, sending and returning nothing (see sendJson in http/answer-bytes.ts).
     (request, reply) => {
       const { ticketId } = request.params;
-      const serialize = serializerForRelease(reply);
-      const json = entityTags.whenMatches(ticketId, ifMatchOf(request), () =>
-        ticketClaims.release(ticketId, request.body, serialize),
-      );
-      sendJson(reply, json);
+      answers.write(request, reply, ticketId, () => ticketClaims.release(ticketId, request.body));
     },
   );
 
@@ -108,13 +94,13 @@ export function ticketClaimRoutes(
     },
     // Not `async`: the answer is sent once its unit of work has run (the handler returns
     // nothing), with no promise for Fastify to wait on through `reply.then` (see sendJson in
-    // routes/tickets.ts); 32 callers' answers wait for their sync at once.
+    // http/answer-bytes.ts); 32 callers' answers wait for their sync at once.
     (request, reply) => {
       const { boardId } = request.params;
-      ticketClaims.claimNext(boardId, request.body, serializerForClaimNext(reply)).then(
-        (json) => {
-          if (json === null) reply.code(204).send(null);
-          else sendJson(reply, json);
+      ticketClaims.claimNext(boardId, request.body).then(
+        (written) => {
+          if (written === null) reply.code(204).send(null);
+          else answers.sendClaimed(reply, written);
         },
         // Fastify's error handler answers it, as for an error thrown by a handler.
         (error: Error) => (reply as FastifyReply).send(error),

@@ -1,23 +1,4 @@
-import type { RelationRow } from "../../storage/ticket-relations.js";
-import type { TicketText } from "../../storage/tickets.js";
-import type { Board, Comment, Tag, TicketExternalReference } from "../model.js";
-
-/**
- * What a full Ticket shows besides its own row, its claim and its remote link: the rows a change
- * of the ticket's own columns (a title, a priority, a resolution) leaves as they are. Read once
- * and kept, a title PATCH answers with one query for the row instead of seven and reads no bodies
- * (docs/performance.md, "Ticket answers from kept parts").
- */
-export interface TicketParts {
-  board: Board;
-  /** Its bodies: a title edit does not write the text row (migrations/014-title-search.ts). */
-  text: TicketText;
-  /** Parent, children, blockers both ways and related tickets (storage/ticket-relations.ts). */
-  neighbours: RelationRow[];
-  tags: Tag[];
-  externalReferences: TicketExternalReference[];
-  comments: Comment[];
-}
+import type { TicketParts } from "../domain/tickets/ticket-views.js";
 
 /**
  * The parts' JSON, cut from a full Ticket's JSON as the route's serializer wrote it
@@ -62,13 +43,13 @@ function jsonSizeOf(json: TicketPartsJson): number {
 }
 
 /**
- * Parts of tickets by id (with their JSON once an answer wrote it), least recently used dropped
- * first beyond MAX_BYTES. Which parts are
- * still true is SQLite's to say: storage/ticket-changes.ts notes every ticket whose parts a
+ * Parts of tickets by id (domain/tickets/ticket-views.ts `TicketParts`, with their JSON once an
+ * answer wrote it), least recently used dropped first beyond MAX_BYTES. Which parts are still
+ * true is SQLite's to say: storage/ticket-changes.ts notes every ticket whose parts a
  * transaction changed (`changed_parts`, from triggers on every table they come from), and the
  * notes are dropped here before that transaction commits (`forget`). Only parts of committed
  * state are kept: inside a transaction, parts it changed are neither used nor kept (the caller
- * asks `ticketChanges.partsChanged`).
+ * asks `ticketChanges.partsChanged`, ticket-answers.ts).
  */
 export class KeptTicketParts {
   private readonly entries = new Map<

@@ -1,11 +1,11 @@
-import type { TicketPlacement } from "../../storage/ticket-placements.js";
-import type { TicketListFilter } from "../../storage/tickets.js";
+import type { TicketPlacement } from "../storage/ticket-placements.js";
+import type { TicketListFilter } from "../storage/tickets.js";
 
 /**
- * What domain/tickets/board-lists.ts keeps for one board: its tickets' placements in lane
- * arrays kept in board order, their serialized summaries ("pieces"), and texts joined from those
- * pieces (per lane, per lane and priority for the ready queue), plus the ids a tag or search
- * matched. Everything here is dropped or marked for re-reading by the changes of each commit.
+ * What board-lists.ts keeps for one board: its tickets' placements in lane arrays kept in board
+ * order, their serialized summaries ("pieces"), and texts joined from those pieces (per lane, per
+ * lane and priority for the ready queue), plus the ids a tag or search matched. Everything here
+ * is dropped or marked for re-reading by the changes of each commit (index.ts, THE INVARIANT).
  */
 
 /** A ticket as the lists keep it: its placement and, once serialized, its summary. */
@@ -17,13 +17,12 @@ export interface Listed extends TicketPlacement {
 }
 
 /**
- * How many tickets one kept run covers: a lane's text (and a ready group's) is kept as UTF-8
- * bytes in runs of this many tickets, so a changed ticket costs re-joining and re-encoding its
- * run (~35 KB), not its lane, and an answer is the kept runs copied once into one buffer. An
- * object so that a test can make runs short enough for its small boards to span several; a
- * board list reads it once, when it is made.
+ * How many tickets one kept run covers by default: a lane's text (and a ready group's) is kept
+ * as UTF-8 bytes in runs of this many tickets, so a changed ticket costs re-joining and
+ * re-encoding its run (~35 KB), not its lane, and an answer is the kept runs copied once into one
+ * buffer. `keptAnswers` takes another length (tests use 2, so their small boards span many runs).
  */
-export const RUNS = { tickets: 64 };
+export const RUN_LENGTH = 64;
 
 /**
  * One kept text per run of a sequence of tickets: entry i holds the pieces of the sequence's
@@ -73,14 +72,15 @@ export interface KeptMatches {
 export const KEPT_MATCHES = 32;
 
 export class BoardList {
+  /** `runLength`: tickets per run of the kept texts below. */
+  constructor(readonly runLength: number) {}
+
   readonly tickets = new Map<number, Listed>();
   /** Counts the tickets placed into or taken out of a lane (anything that moves the order). */
   placements = 0;
   /** Per lane, its tickets; in board order (active, then archived; position; id) unless unsorted. */
   readonly lanes = new Map<number, Listed[]>();
   readonly unsorted = new Set<number>();
-  /** Tickets per run of the texts below (RUNS.tickets when the list was made). */
-  readonly runLength = RUNS.tickets;
   /**
    * Per lane, by the filter's flags, its runs over the lane's tickets in order (a run is stale
    * when one of its tickets changes; those from a place where a ticket came or went on).
@@ -98,30 +98,6 @@ export class BoardList {
   readonly startableStale = new Set<number>();
   /** By filter key, the matches of the tag/search filters last asked for (oldest first). */
   readonly matches = new Map<string, KeptMatches>();
-  /**
-   * claim-next's order: the startable active tickets, priority desc then board order, claims
-   * not looked at (claims come and go with every pick; the pick skips the claimed ones). Made
-   * again after anything that moves a ticket in it or in or out of it; `readyOrderLanes` is the
-   * lane order it was made for.
-   */
-  readyOrder: Listed[] | undefined;
-  readyOrderLanes = "";
-  /**
-   * How many tickets at the head of `readyOrder` are known to be held by the clock (claimed, or
-   * waiting for their `notBefore`), each until at least `claimedHeadUntil` (null when none is).
-   * Each pick claims the first unheld ticket, so the claims pile up at the head of the order:
-   * without this, every pick walked past all of them again. Back to 0 when the order is made
-   * again, when a ticket loses its claim or its `notBefore` changes, and once the clock reaches
-   * `claimedHeadUntil`; a new claim end earlier than it lowers it.
-   */
-  claimedHead = 0;
-  claimedHeadUntil: string | null = null;
-  /**
-   * The claim-next unit of work (its set of tickets taken) whose first pick checked
-   * `readyOrder`: its later picks use the order unchecked, since the unit changed nothing but
-   * its own claims in between.
-   */
-  orderCheckedIn: ReadonlySet<number> | undefined;
 }
 
 /** Board order within a lane: active before archived, then position, then id. */

@@ -1,5 +1,5 @@
-import type { TicketRow } from "../../storage/tickets.js";
-import type { TicketClaim } from "../model.js";
+import type { TicketClaim } from "../domain/model.js";
+import type { TicketRow } from "../storage/tickets.js";
 import type { TicketPartsJson } from "./ticket-parts.js";
 
 /**
@@ -13,7 +13,8 @@ import type { TicketPartsJson } from "./ticket-parts.js";
  *
  * The first answer cut is checked: its pieces joined with the fields written here must give the
  * serializer's text exactly, or nothing is kept and every answer of that ticket is serialized
- * in full (test/api/live-lists.test.ts compares answers with a fresh server's byte for byte).
+ * in full (test/kept-answers/ticket-answers.test.ts compares joined answers with the serializer's text;
+ * test/api/live-lists.test.ts compares answers with a reference server's byte for byte).
  */
 
 /** Where the kept pieces begin in a Ticket's JSON (each key's first top-level occurrence). */
