@@ -21,9 +21,9 @@ import { type SerializeTicket, ticketAnswers } from "./ticket-answers.js";
  *
  * WHAT INVALIDATES IT
  * - Every commit's BoardChanges (`onCommit`, right after the commit): their changed tickets are
- *   gathered by the SQLite triggers of storage/ticket-changes.ts on every table a ticket's
- *   representation shows, not by the code that wrote, so any write inside `transact` on the
- *   server's connection is seen (a trash restore, an import, a cascade included). Those tickets
+ *   gathered by the SQLite triggers (storage/ticket-change-triggers.ts, read and cleared by
+ *   storage/ticket-changes.ts) on every table a ticket's representation shows, not by the code
+ *   that wrote, so any write inside `transact` on the server's connection is seen (a trash restore, an import, a cascade included). Those tickets
  *   are re-read (placement, startability, matches, piece) before the next list; a ticket's
  *   children are re-checked too (its readiness follows its parent's blockers); a deleted board's
  *   list is dropped.

@@ -8,7 +8,7 @@ import { TicketExternalReferenceRef, TicketRemote, TicketRemoteSummary } from ".
 
 // Tickets (docs/api.md, "Tickets"): the full Ticket, the TicketSummary of lists, and a board
 // with its tickets. The route serializers write properties in the order declared here, and
-// domain/tickets/ticket-json.ts writes a Ticket by hand in the same order.
+// kept-answers/ticket-json.ts writes a Ticket by hand in the same order.
 
 /**
  * An integer enum, so clients generated from the OpenAPI document type it `1 | 2 | 3 | 4`; a 5 is

@@ -16,7 +16,7 @@ import { TICKET_CHANGE_SCHEMA } from "./ticket-change-triggers.js";
  *
  * Besides, the tickets whose full Ticket changed in more than its own row, its claim or its
  * remote link have their parts noted (`partsChanged`, `onPartsChanged`):
- * domain/tickets/ticket-parts.ts keeps those parts per ticket and drops the noted ones, so a
+ * src/kept-answers (ticket-parts.ts) keeps those parts per ticket and drops the noted ones, so a
  * change of a ticket's own columns (a title PATCH) keeps them.
  */
 /** A ticket a transaction changed, on a board it is or was on. */

@@ -2,7 +2,7 @@ import type { Db } from "./database.js";
 
 /**
  * Where a ticket sits in its board's lists and what the list filters look at: the few columns
- * the in-memory board lists (domain/tickets/board-lists.ts) keep per ticket, and the end of its
+ * the in-memory board lists (src/kept-answers/board-lists.ts) keep per ticket, and the end of its
  * stored claim (the ready rule's claim test, read with the ticket: a claim row's change notes
  * its ticket as changed). Read for a whole board once, then only for the tickets each commit
  * changed.

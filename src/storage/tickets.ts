@@ -281,7 +281,7 @@ export function ticketStore(db: Db) {
 
     /**
      * Ids of the board's tickets that have the filter's tag and match its search (what the
-     * board lists keep per search, domain/tickets/board-lists.ts), or of those among `ids` only.
+     * board lists keep per search, kept-answers/board-lists.ts), or of those among `ids` only.
      * The same conditions as `list`, so the same tickets.
      */
     matchingIds(boardId: number, filter: TicketMatchFilter, ids?: Iterable<number>): number[] {

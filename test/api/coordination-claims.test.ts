@@ -234,7 +234,7 @@ describe("claim-next", () => {
   });
 
   test("a released or shortened claim hands its ticket out again, before those after it", async () => {
-    // claim-next skips the claimed head of its kept order; a claim ending early must reopen it.
+    // A claim ending early (a release, a shorter lease) makes its ticket the next pick again.
     const board = await boardWithLanes(api, "Reopen");
     const [a, b, c] = [
       await newTicket(api, board.boardId, board.laneIds[0], "a"),
@@ -252,7 +252,7 @@ describe("claim-next", () => {
     advance(11);
     assert.equal(await next(), b.id, "lease shortened, then over");
     assert.equal((await claimNext(board.boardId, { actor: "x" })).status, 204);
-    // A ticket that goes first changes the order the claimed head was counted in.
+    // A ticket that goes first in the ready queue is the next pick.
     const urgent = await newTicket(api, board.boardId, board.laneIds[1], "d", { priority: 4 });
     assert.equal(await next(), urgent.id, "a new first ticket");
   });
@@ -298,13 +298,13 @@ describe("claim-next", () => {
   test("a unit of work whose write fails fails all its requests and leaves nothing behind", async () => {
     // A write failing mid-unit (here a trigger refusing one actor's claim row, added through a
     // second connection to the file) rolls the whole unit back: the claim made before it in
-    // the same unit is undone too, no stream message goes out, and the board lists' memory
-    // still hands out the first ticket.
+    // the same unit is undone too, no stream message goes out, and the first ticket is handed
+    // out next.
     const board = await boardWithLanes(api, "Failing unit");
     const first = await newTicket(api, board.boardId, board.laneIds[0], "first");
     const second = await newTicket(api, board.boardId, board.laneIds[0], "second");
     const path = `/api/boards/${board.boardId}/claim-next`;
-    await claimNext(board.boardId, { actor: "warm", leaseSeconds: 10 }); // memory holds the board
+    await claimNext(board.boardId, { actor: "warm", leaseSeconds: 10 });
     advance(11);
     const stream = await SseClient.open(`${api.url}/api/boards/${board.boardId}/events`);
     const other = new Database(api.dbFile);

@@ -119,7 +119,7 @@ async function compareLists(board: BoardState, step: string): Promise<void> {
 /**
  * Every ticket of a board in full (GET /api/tickets/{id}), answered by both servers: the first
  * keeps each ticket's comments, tags, references and relations between requests
- * (domain/tickets/ticket-parts.ts), the second reads them anew.
+ * (src/kept-answers/ticket-parts.ts), the second reads them anew.
  */
 async function compareTickets(board: BoardState, step: string): Promise<void> {
   for (const id of await ticketIds(board)) {
@@ -140,7 +140,7 @@ const TICKET_ANSWERS = new Set([
 ]);
 
 /**
- * A write's answer, when it is a full Ticket (joined from kept JSON: ticket-json.ts), against
+ * A write's answer, when it is a full Ticket (joined from kept JSON: src/kept-answers/ticket-json.ts), against
  * the fresh server's GET of that ticket right after it.
  */
 async function compareAnswer(kind: string, answer: unknown, step: string): Promise<void> {

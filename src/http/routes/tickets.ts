@@ -30,6 +30,7 @@ export function ticketRoutes(
   const { tickets, ticketPositions, ticketMoves } = services;
   // The single-ticket handlers are synchronous: `answers` sends (see sendJson in
   // http/answer-bytes.ts).
+
   app.get(
     "/api/boards/:boardId/tickets",
     {
