@@ -8,7 +8,7 @@
  * - `changed_parts`: the tickets whose full Ticket changed in more than its own row, its claim,
  *   its asks or its remote link: bodies, comments, tags, references, relations (a neighbour's
  *   shown fields included), children, board; an insert or delete; a change of parent or board.
- *   domain/tickets/ticket-parts.ts drops those tickets' kept parts; a change of a ticket's own
+ *   src/kept-answers/ticket-parts.ts drops those tickets' kept parts; a change of a ticket's own
  *   columns (a title PATCH) keeps them. A ticket noted here is also noted in `changed_tickets`
  *   (for a ticket that exists), so "parts noted" implies "noted".
  * - Two views whose INSTEAD OF triggers do the noting, so every other trigger says which
