@@ -1,92 +1,62 @@
 import type { Static } from "@sinclair/typebox";
-import type { Ask } from "../http/schemas/asks.js";
-import type { Board, BoardDetail, BoardShell, Lane, Tag } from "../http/schemas/boards.js";
-import type { BoardInsights } from "../http/schemas/insights.js";
-import type { RemoteDiagnosticResult, RemoteIssueImportPreview } from "../http/schemas/remote.js";
+import type { AskAnswerBody, AskCreateBody } from "../http/schemas/asks.js";
 import type {
-  Template,
   TemplateCreateBody,
   TemplateInstantiateBody,
   TemplatePatchBody,
-  TemplateTicket,
 } from "../http/schemas/templates.js";
-import type {
-  ActivityLog,
-  TicketEvent,
-  TicketEventCreateBody,
-} from "../http/schemas/ticket-records.js";
+import type { TicketEventCreateBody } from "../http/schemas/ticket-records.js";
 import type {
   TicketCreateBody,
   TicketListQuery,
   TicketPatchBody,
 } from "../http/schemas/ticket-requests.js";
-import type {
-  Comment,
-  Ticket as TicketShape,
-  TicketSummary as TicketSummaryShape,
-} from "../http/schemas/tickets.js";
-import type { TrashItem, TrashRestored } from "../http/schemas/trash.js";
 
 // The API's shapes, typed from the very TypeBox schemas the server validates and serializes
-// with. Type-only imports: nothing of the server is loaded at run time, so the command line and
-// the MCP server stay clients of the HTTP API.
+// with: the resources are src/model/'s types (under the names the clients use), the requests the
+// HTTP layer's bodies. Type-only imports: nothing of the server is loaded at run time, so the
+// command line and the MCP server stay clients of the HTTP API.
 
-export type BoardT = Static<typeof Board>;
-export type LaneT = Static<typeof Lane>;
-export type TagT = Static<typeof Tag>;
-export type BoardShellT = Static<typeof BoardShell>;
-export type BoardDetailT = Static<typeof BoardDetail>;
-export type Ticket = Static<typeof TicketShape> & TicketLoopFields;
-export type TicketSummary = Static<typeof TicketSummaryShape> & TicketLoopFields;
-export type Claim = NonNullable<Ticket["claim"]>;
-export type CommentT = Static<typeof Comment>;
-export type ActivityEntry = Static<typeof ActivityLog>;
-export type TicketEventT = Static<typeof TicketEvent>;
+export type {
+  Ask as AskT,
+  AskAnswer as AskAnswerT,
+  AskStatus,
+} from "../model/asks.js";
+export type {
+  Board as BoardT,
+  BoardShell as BoardShellT,
+  Lane as LaneT,
+  Tag as TagT,
+} from "../model/boards.js";
+export type { TicketClaim as Claim } from "../model/claims.js";
+export type { Comment as CommentT } from "../model/comments.js";
+export type { BoardInsights as BoardInsightsT } from "../model/insights.js";
+export type {
+  ActivityLog as ActivityEntry,
+  TicketEvent as TicketEventT,
+} from "../model/records.js";
+export type {
+  RemoteDiagnosticResult as RemoteDiagnostic,
+  RemoteIssueImportPreview as RemotePreview,
+} from "../model/remote.js";
+export type {
+  Template as TemplateT,
+  TemplateTicket as TemplateTicketT,
+} from "../model/templates.js";
+export type { BoardDetail as BoardDetailT, Ticket, TicketSummary } from "../model/tickets.js";
+export type { TrashItem as TrashItemT, TrashRestored as TrashRestoredT } from "../model/trash.js";
+
 export type TicketEventInput = Static<typeof TicketEventCreateBody>;
-export type TicketCreateInput = Static<typeof TicketCreateBody> & NotBeforeInput;
-export type TicketPatchInput = Static<typeof TicketPatchBody> & NotBeforeInput;
-export type TicketListFilter = Static<typeof TicketListQuery> & { ready?: boolean };
-export type BoardInsightsT = Static<typeof BoardInsights>;
-export type RemotePreview = Static<typeof RemoteIssueImportPreview>;
-export type RemoteDiagnostic = Static<typeof RemoteDiagnosticResult>;
-export type TrashItemT = Static<typeof TrashItem>;
-export type TrashRestoredT = Static<typeof TrashRestored>;
+export type TicketCreateInput = Static<typeof TicketCreateBody>;
+export type TicketPatchInput = Static<typeof TicketPatchBody>;
+export type TicketListFilter = Static<typeof TicketListQuery>;
 
-// The developer in the loop (docs/api.md: "Asks", "Not before", "Checklists"),
-// written out here as the API states them. The ticket fields are optional so the clients also
-// work against a server of this interface that does not have them yet.
+/** An ask as the clients send it; the actor is the client's own. */
+export type AskInput = Omit<Static<typeof AskCreateBody>, "actor">;
+/** An answer as the clients send it; who answers is the client's actor. */
+export type AnswerInput = Omit<Static<typeof AskAnswerBody>, "by">;
 
-/** What a ticket carries about asks, its moment and its checklist. */
-export interface TicketLoopFields {
-  /** Open asks of any kind on the ticket. */
-  openAsks?: number;
-  /** RFC 3339 date-time before which the ticket is not ready, or null. */
-  notBefore?: string | null;
-  checklist?: { done: number; total: number };
-}
-
-export interface NotBeforeInput {
-  notBefore?: string | null;
-}
-
-export type AskT = Static<typeof Ask>;
-export type AskStatus = AskT["status"];
-export type AskAnswerT = NonNullable<AskT["answer"]>;
-
-export interface AskInput {
-  question: string;
-  options?: string[] | undefined;
-  blocking?: boolean | undefined;
-}
-
-export interface AnswerInput {
-  text?: string | undefined;
-  option?: string | undefined;
-}
-
-// Templates (docs/api.md, "Templates"), from their schemas like the shapes above.
-export type TemplateTicketT = Static<typeof TemplateTicket>;
-export type TemplateT = Static<typeof Template>;
+// Templates (docs/api.md, "Templates"): requests as the schemas state them.
 /** A template as created: the ticket fields other than key and title may be left out. */
 export type TemplateInput = Static<typeof TemplateCreateBody>;
 export type TemplatePatchInput = Static<typeof TemplatePatchBody>;

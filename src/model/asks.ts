@@ -1,13 +1,10 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { Nullable, Timestamp } from "./common.js";
+import { Literals, Nullable, Timestamp } from "./common.js";
 
 // Asks (docs/api.md, "Asks"): a question an actor puts to the people on a board about one
 // ticket. The limits are in limits.ts; domain/asks/asks.ts checks them, one message each.
 
-export const AskStatus = Type.Union(
-  [Type.Literal("open"), Type.Literal("answered"), Type.Literal("withdrawn")],
-  { $id: "AskStatus" },
-);
+export const AskStatus = Literals(["open", "answered", "withdrawn"], { $id: "AskStatus" });
 export type AskStatus = Static<typeof AskStatus>;
 
 export const AskAnswer = Type.Object(

@@ -1,18 +1,12 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { Id, Nullable, Timestamp } from "./common.js";
+import { Id, Literals, Nullable, Timestamp } from "./common.js";
 
 // Comments and the state of their push to a tracked remote issue (docs/api.md, "Comments",
 // "Remote tracking").
 
-export const CommentSyncStatus = Type.Union(
-  [
-    Type.Literal("local_only"),
-    Type.Literal("pushing"),
-    Type.Literal("pushed"),
-    Type.Literal("push_failed"),
-  ],
-  { $id: "CommentSyncStatus" },
-);
+export const CommentSyncStatus = Literals(["local_only", "pushing", "pushed", "push_failed"], {
+  $id: "CommentSyncStatus",
+});
 export type CommentSyncStatus = Static<typeof CommentSyncStatus>;
 
 export const CommentSync = Type.Object(

@@ -1,4 +1,11 @@
-import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import {
+  type SchemaOptions,
+  type Static,
+  type TLiteral,
+  type TSchema,
+  type TUnion,
+  Type,
+} from "@sinclair/typebox";
 
 // Building blocks of the resource schemas (and of the HTTP layer's request schemas).
 
@@ -23,3 +30,15 @@ export const IdList = Type.Array(Id, { maxItems: 100_000 });
 export const FreeObject = Type.Unsafe<Record<string, unknown>>(
   Type.Object({}, { additionalProperties: true }),
 );
+
+/** A union of string literals (an enum of names), e.g. a status. */
+export function Literals<const V extends readonly string[]>(
+  values: V,
+  options?: SchemaOptions,
+): TUnion<LiteralsOf<V>> {
+  return Type.Union(
+    values.map((value) => Type.Literal(value)),
+    options,
+  ) as TUnion<LiteralsOf<V>>;
+}
+type LiteralsOf<V extends readonly string[]> = { -readonly [K in keyof V]: TLiteral<V[K]> };

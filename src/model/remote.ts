@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { Id, Nullable } from "./common.js";
+import { Id, Literals, Nullable } from "./common.js";
 import { issueLocationFields } from "./references.js";
 
 // Answers about remote issues before and beside tracking them (docs/api.md, "Remote tracking"):
@@ -19,16 +19,16 @@ export const RemoteIssueImportPreview = Type.Object(
 );
 export type RemoteIssueImportPreview = Static<typeof RemoteIssueImportPreview>;
 
-export const RemoteDiagnosticStatus = Type.Union(
+export const RemoteDiagnosticStatus = Literals(
   [
-    Type.Literal("missing_credential"),
-    Type.Literal("reachable"),
-    Type.Literal("auth_failed"),
-    Type.Literal("permission_failed"),
-    Type.Literal("not_found"),
-    Type.Literal("rate_limited"),
-    Type.Literal("unsupported_provider"),
-    Type.Literal("error"),
+    "missing_credential",
+    "reachable",
+    "auth_failed",
+    "permission_failed",
+    "not_found",
+    "rate_limited",
+    "unsupported_provider",
+    "error",
   ],
   { $id: "RemoteDiagnosticStatus" },
 );

@@ -12,6 +12,8 @@ export const tagReasonFields = {
   attachedAt: Nullable(Timestamp),
   updatedAt: Nullable(Timestamp),
 };
+const TagReasonFields = Type.Object(tagReasonFields);
+export type TagReasonFields = Static<typeof TagReasonFields>;
 
 export const TicketTagReason = Type.Object(
   { tag: TagRef, ...tagReasonFields },

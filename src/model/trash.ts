@@ -1,17 +1,10 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { Timestamp } from "./common.js";
+import { Literals, Timestamp } from "./common.js";
 
 /** The kinds of object a delete puts in the trash (docs/api.md, "The trash"). */
-export const TrashKind = Type.Union(
-  [
-    Type.Literal("board"),
-    Type.Literal("lane"),
-    Type.Literal("tag"),
-    Type.Literal("ticket"),
-    Type.Literal("comment"),
-  ],
-  { $id: "TrashKind" },
-);
+export const TrashKind = Literals(["board", "lane", "tag", "ticket", "comment"], {
+  $id: "TrashKind",
+});
 export type TrashKind = Static<typeof TrashKind>;
 
 export const TrashItem = Type.Object(

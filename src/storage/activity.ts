@@ -24,16 +24,8 @@ const toActivity = (row: ActivityRow): ActivityLog => ({
   createdAt: row.created_at,
 });
 
-export interface NewActivity {
-  boardId: number;
-  /** The live ticket, or null for an entry written as the ticket is deleted. */
-  ticketId: number | null;
-  subjectTicketId: number;
-  action: string;
-  message: string;
-  details: Record<string, unknown>;
-  createdAt: string;
-}
+/** An entry to write; `ticketId` is null for an entry written as its ticket is deleted. */
+export type NewActivity = Omit<ActivityLog, "id">;
 
 /** An entry's values in the column order of both inserts below (after `id`). */
 const columnValues = (entry: NewActivity) =>

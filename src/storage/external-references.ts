@@ -1,17 +1,11 @@
 import type { TicketExternalReference } from "../domain/model.js";
 import type { Db } from "./database.js";
+import { type IssueLocationRow, issueLocationOf } from "./issue-locations.js";
 
-interface ExternalReferenceRow {
+interface ExternalReferenceRow extends IssueLocationRow {
   id: number;
   ticket_id: number;
   kind: string;
-  provider: string;
-  instance_url: string;
-  resource_type: string;
-  project_key: string;
-  issue_key: string;
-  display_ref: string;
-  url: string;
   title: string | null;
   created_at: string;
   updated_at: string;
@@ -21,37 +15,21 @@ const toReference = (row: ExternalReferenceRow): TicketExternalReference => ({
   id: row.id,
   ticketId: row.ticket_id,
   kind: row.kind,
-  provider: row.provider,
-  instanceUrl: row.instance_url,
-  resourceType: row.resource_type,
-  projectKey: row.project_key,
-  issueKey: row.issue_key,
-  displayRef: row.display_ref,
-  url: row.url,
+  ...issueLocationOf(row),
   title: row.title,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
 
 /** The fields a client sets (TicketExternalReferenceSet after normalisation). */
-export interface ExternalReferenceFields {
-  provider: string;
-  instanceUrl: string;
-  resourceType: string;
-  projectKey: string;
-  issueKey: string;
-  displayRef: string;
-  url: string;
-  title: string | null;
-}
+export type ExternalReferenceFields = Omit<
+  TicketExternalReference,
+  "id" | "ticketId" | "kind" | "createdAt" | "updatedAt"
+>;
 
-export interface ExternalReferenceWrite extends ExternalReferenceFields {
-  ticketId: number;
-  kind: string;
+export interface ExternalReferenceWrite extends Omit<TicketExternalReference, "id"> {
   /** Folded search text (domain/search-text.ts) that the list's `q` matches. */
   searchText: string;
-  createdAt: string;
-  updatedAt: string;
 }
 
 const COLUMNS = `r.id, r.ticket_id, r.kind, r.provider, r.instance_url, r.resource_type, r.project_key,

@@ -1,15 +1,10 @@
 import type { TicketRemote, TicketRemoteSummary } from "../domain/model.js";
+import type { IssueIdentity } from "../model/references.js";
 import type { Db } from "./database.js";
+import { type IssueLocationRow, issueLocationOf } from "./issue-locations.js";
 
-interface RemoteLinkRow {
+interface RemoteLinkRow extends IssueLocationRow {
   ticket_id: number;
-  provider: string;
-  instance_url: string;
-  resource_type: string;
-  project_key: string;
-  issue_key: string;
-  display_ref: string;
-  url: string;
   title: string;
   body_markdown: string;
   body_html: string;
@@ -22,13 +17,7 @@ interface RemoteLinkRow {
 
 const toRemote = (row: RemoteLinkRow): TicketRemote => ({
   ticketId: row.ticket_id,
-  provider: row.provider,
-  instanceUrl: row.instance_url,
-  resourceType: row.resource_type,
-  projectKey: row.project_key,
-  issueKey: row.issue_key,
-  displayRef: row.display_ref,
-  url: row.url,
+  ...issueLocationOf(row),
   title: row.title,
   bodyMarkdown: row.body_markdown,
   bodyHtml: row.body_html,
@@ -40,23 +29,14 @@ const toRemote = (row: RemoteLinkRow): TicketRemote => ({
 });
 
 /** The identity of a tracked issue (docs/api.md, "Remote tracking"): one ticket per identity. */
-export interface RemoteIdentity {
-  provider: string;
-  instanceUrl: string;
-  resourceType: string;
-  projectKey: string;
-  issueKey: string;
-}
+export type RemoteIdentity = IssueIdentity;
 
 /** What a fetch of the remote issue yields: the read-only snapshot and its display fields. */
-export interface RemoteSnapshot {
-  displayRef: string;
-  url: string;
-  title: string;
-  bodyMarkdown: string;
-  bodyHtml: string;
-  state: string | null;
-  remoteUpdatedAt: string | null;
+export interface RemoteSnapshot
+  extends Pick<
+    TicketRemote,
+    "displayRef" | "url" | "title" | "bodyMarkdown" | "bodyHtml" | "state" | "remoteUpdatedAt"
+  > {
   /** Folded text the list's `q` matches (domain/search-text.ts). */
   searchText: string;
 }

@@ -1,26 +1,18 @@
+import type { TagReasonFields, TicketTagReason } from "../model/tag-reasons.js";
 import type { Db } from "./database.js";
 
 /** One attached tag of a ticket with its reason metadata (the `ticket_tags` reason columns). */
-export interface TagReasonRecord {
+export interface TagReasonRecord extends TicketTagReason {
   ticketId: number;
-  tag: { id: number; boardId: number; name: string; color: string };
-  reason: string | null;
-  details: Record<string, unknown> | null;
-  reasonCommentId: number | null;
-  attachedAt: string | null;
-  updatedAt: string | null;
 }
 
-/** What a set writes: every reason column, as the domain resolved it. */
-export interface TagReasonWrite {
+/**
+ * What a set writes: every reason column, as the domain resolved it. `attachedAt` is used only
+ * when the link is new; an existing link keeps its own.
+ */
+export interface TagReasonWrite extends TagReasonFields {
   ticketId: number;
   tagId: number;
-  reason: string | null;
-  details: Record<string, unknown> | null;
-  reasonCommentId: number | null;
-  /** Used only when the link is new; an existing link keeps its attachedAt. */
-  attachedAt: string | null;
-  updatedAt: string | null;
 }
 
 interface SqlRow {

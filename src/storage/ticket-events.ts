@@ -1,15 +1,9 @@
 import type { TicketEvent } from "../domain/model.js";
 import type { Db } from "./database.js";
 
-interface TicketEventRow {
-  id: number;
+/** The columns named like the model's fields have their types; the others are renamed. */
+interface TicketEventRow extends Omit<TicketEvent, "ticketId" | "data" | "createdAt"> {
   ticket_id: number;
-  source: string;
-  kind: string;
-  title: string;
-  summary: string | null;
-  severity: string | null;
-  icon: string | null;
   data_json: string;
   created_at: string;
 }

@@ -1,3 +1,4 @@
+import type { ExportedAsk } from "../../model/asks.js";
 import type { NewAsk } from "../../storage/asks.js";
 import { InvalidInput } from "../errors.js";
 import type { Ask, AskStatus } from "../model.js";
@@ -7,11 +8,10 @@ import { checkQuestion, cleanAnswer, cleanOptions } from "./asks.js";
 
 /**
  * Asks in a board's export and import (docs/export-format.md): each ticket carries its asks,
- * oldest first, without their ids, ticket and board; an import checks them like the endpoints
- * do and recreates them with new ids, times, status and answer kept.
+ * oldest first, without their ids, ticket and board (ExportedAsk, src/model/asks.ts); an import
+ * checks them like the endpoints do and recreates them with new ids, times, status and answer
+ * kept.
  */
-export type ExportedAsk = Omit<Ask, "id" | "ticketId" | "boardId">;
-
 export function exportedAsk(ask: Ask): ExportedAsk {
   return {
     actor: ask.actor,

@@ -1,3 +1,4 @@
+import type { BoardInsights, Percentiles } from "../../model/insights.js";
 import type { Stores } from "../../storage/index.js";
 import type { BoardService } from "../boards/boards.js";
 import { nowMillis } from "../clock.js";
@@ -15,32 +16,6 @@ import { type CurrentStay, replayTicket, type TicketState } from "./ticket-repla
 // `GET /api/boards/{id}/insights` (docs/api.md, "Insights"): flow, throughput, lead and cycle time,
 // aging and per-actor figures, all derived from the recorded activity of the tickets that exist
 // now. docs/insights.md explains each figure and the choices the contract leaves open.
-
-export interface Percentiles {
-  count: number;
-  p50: number | null;
-  p85: number | null;
-  p95: number | null;
-}
-
-export interface BoardInsights {
-  from: string;
-  to: string;
-  bucket: string;
-  flow: Array<{ at: string; lanes: Array<{ laneId: number; count: number }> }>;
-  throughput: Array<{ at: string; resolved: number }>;
-  leadTime: Percentiles;
-  cycleTime: Percentiles;
-  /** Each ticket counted in leadTime: the points behind the percentiles (the UI's scatter). */
-  completions: Array<{
-    ticketId: number;
-    resolvedAt: string;
-    leadSeconds: number;
-    cycleSeconds: number | null;
-  }>;
-  aging: Array<{ ticketId: number; laneId: number; since: string; ageSeconds: number }>;
-  actors: Array<{ actor: string; claimed: number; resolved: number }>;
-}
 
 /** Nearest-rank percentiles of whole seconds (values sorted ascending here). */
 export function percentiles(values: number[]): Percentiles {

@@ -2,6 +2,7 @@
 // uses only a credential configured for exactly the target instance: a wildcard would hand its
 // token to whatever URL a client types, so it never answers here. Results never carry a token.
 
+import type { RemoteDiagnosticResult } from "../../model/remote.js";
 import { InstanceUrlError, normaliseInstanceUrl } from "../../providers/instance-url.js";
 import {
   DEFAULT_INSTANCE_URLS,
@@ -13,28 +14,10 @@ import {
   isRemoteProviderId,
   REMOTE_PROVIDER_IDS,
   RemoteError,
-  type RemoteFailureStatus,
   type RemoteIssueTarget,
   type RemoteProviderId,
 } from "../../providers/types.js";
 import type { RemoteAccess } from "./remote-tracking.js";
-
-export type RemoteDiagnosticStatus =
-  | "missing_credential"
-  | "reachable"
-  | "unsupported_provider"
-  | RemoteFailureStatus;
-
-/** RemoteDiagnosticResult of docs/api.md. */
-export interface RemoteDiagnosticResult {
-  provider: string;
-  /** Whether a credential for exactly the checked instance is configured. */
-  hasCredential: boolean;
-  status: RemoteDiagnosticStatus;
-  displayRef?: string;
-  url?: string;
-  message?: string;
-}
 
 export interface RemoteProviderStatus {
   id: RemoteProviderId;

@@ -3,6 +3,7 @@
 // contacted; the fetched issue (not the request) decides the identity, so a differently written
 // reference to a tracked issue is still a duplicate.
 
+import type { RemoteIssueImportPreview } from "../../model/remote.js";
 import { locateRemoteIssue, type RemoteIssueReference } from "../../providers/issue-locator.js";
 import { RemoteError, type RemoteIssue, type RemoteIssueTarget } from "../../providers/types.js";
 import type { Stores } from "../../storage/index.js";
@@ -29,23 +30,6 @@ export interface RemoteIssueImportInput extends RemoteIssueReference {
   laneId: number;
   postBacklinkComment?: boolean;
   backlinkUrl?: string;
-}
-
-/** RemoteIssueImportPreview of docs/api.md. */
-export interface RemoteIssueImportPreview {
-  provider: string;
-  instanceUrl: string;
-  resourceType: string;
-  projectKey: string;
-  issueKey: string;
-  displayRef: string;
-  url: string;
-  title: string;
-  state: string | null;
-  remoteUpdatedAt: string | null;
-  duplicate: boolean;
-  existingTicketId: number | null;
-  existingTicketRef: string | null;
 }
 
 /** A request whose local parts all passed: what to fetch, with which token, and the backlink. */

@@ -1,3 +1,4 @@
+import type { TemplateTicket } from "../../model/templates.js";
 import { InvalidInput } from "../errors.js";
 import { BODY_MAX, cleanName, nameKey, TITLE_MAX } from "../names.js";
 import { findBlockerCycle } from "../tickets/blocker-cycles.js";
@@ -24,18 +25,6 @@ export interface TemplateTicketInput {
   tagNames?: string[];
   parentKey?: string | null;
   blockerKeys?: string[];
-}
-
-/** One ticket of a template as stored and answered: every default filled. */
-export interface TemplateTicket {
-  key: string;
-  title: string;
-  bodyMarkdown: string;
-  laneName: string | null;
-  priority: number;
-  tagNames: string[];
-  parentKey: string | null;
-  blockerKeys: string[];
 }
 
 /**

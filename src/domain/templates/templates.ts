@@ -1,3 +1,4 @@
+import type { Template, TemplateTicket } from "../../model/templates.js";
 import type { Stores } from "../../storage/index.js";
 import type { TemplateRow } from "../../storage/templates.js";
 import type { BoardService } from "../boards/boards.js";
@@ -14,22 +15,9 @@ import {
   cleanDescription,
   cleanTemplateTickets,
   substitute,
-  type TemplateTicket,
   type TemplateTicketInput,
   templateVariables,
 } from "./template-rules.js";
-
-/** A template as answered (docs/api.md, "Templates"). */
-export interface Template {
-  id: number;
-  boardId: number;
-  name: string;
-  description: string;
-  variables: string[];
-  tickets: TemplateTicket[];
-  createdAt: string;
-  updatedAt: string;
-}
 
 export interface TemplateCreateInput {
   name: string;

@@ -1,76 +1,14 @@
+import {
+  type BoardExport,
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type ExportedTicket,
+} from "../../model/board-export.js";
+import type { ExportedTemplate } from "../../model/templates.js";
 import type { Stores } from "../../storage/index.js";
-import { type ExportedAsk, exportedAsk } from "../asks/ask-transfer.js";
+import { exportedAsk } from "../asks/ask-transfer.js";
 import type { BoardService } from "../boards/boards.js";
-import type { Board, Lane, Tag, TicketEvent, TicketExternalReference } from "../model.js";
-import { type Template, toTemplate } from "../templates/templates.js";
-
-export const EXPORT_FORMAT = "tack.board";
-export const EXPORT_VERSION = 1;
-
-export interface ExportedComment {
-  id: number;
-  ticketId: number;
-  bodyMarkdown: string;
-  bodyHtml: string;
-  createdAt: string;
-}
-
-export interface ExportedTagReason {
-  tagId: number;
-  reason: string | null;
-  details: Record<string, unknown> | null;
-  /**
-   * Beyond the list in docs/api.md, "Export and import": a round trip keeps the link to the
-   * comment.
-   */
-  reasonCommentId: number | null;
-  attachedAt: string | null;
-  updatedAt: string | null;
-}
-
-/** One ticket of the export (docs/api.md, "Export and import"); remote tracking is left out. */
-export interface ExportedTicket {
-  id: number;
-  boardId: number;
-  laneId: number;
-  parentTicketId: number | null;
-  hasChildren: boolean;
-  title: string;
-  bodyMarkdown: string;
-  isResolved: boolean;
-  isCompleted: boolean;
-  isArchived: boolean;
-  priority: number;
-  position: number;
-  createdAt: string;
-  updatedAt: string;
-  notBefore: string | null;
-  tags: Tag[];
-  /** Newest first, like every comment list. */
-  comments: ExportedComment[];
-  blockerIds: number[];
-  relatedIds: number[];
-  externalReferences: TicketExternalReference[];
-  /** One entry per attached tag, in tag order. */
-  tagReasons: ExportedTagReason[];
-  /** Newest first. */
-  events: TicketEvent[];
-  /** Oldest first, every status (docs/api.md, "Asks"). */
-  asks: ExportedAsk[];
-}
-
-export interface BoardExportDocument {
-  format: typeof EXPORT_FORMAT;
-  version: typeof EXPORT_VERSION;
-  board: Board;
-  lanes: Lane[];
-  tags: Tag[];
-  tickets: ExportedTicket[];
-  /** The board's templates by name (ignoring case), without their ids or board. */
-  templates: ExportedTemplate[];
-}
-
-export type ExportedTemplate = Omit<Template, "id" | "boardId">;
+import { toTemplate } from "../templates/templates.js";
 
 /**
  * `GET /api/boards/{id}/export`: the whole board as one document, archived tickets included, in
@@ -93,7 +31,7 @@ export function boardExporter(
   boards: Pick<BoardService, "require">,
 ) {
   return {
-    export(boardId: number): BoardExportDocument {
+    export(boardId: number): BoardExport {
       const board = boards.require(boardId);
       const records = stores.tickets.recordsOfBoard(boardId, true);
       const ids = records.map((record) => record.id);
