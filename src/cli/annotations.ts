@@ -1,6 +1,7 @@
 import type { Command } from "commander";
-import { BODY_OPTIONS_HELP, readBody } from "./body-input.js";
-import { clientCommand, groupCommand, handler, parseId, table } from "./command-kit.js";
+import type { TackClient } from "../client/tack-client.js";
+import { type BodyFlags, readBody, withBodyOptions } from "./body-input.js";
+import { clientCommand, groupCommand, handler, parseId } from "./command-kit.js";
 import { UsageError } from "./exit-codes.js";
 
 // What agents and people leave on a ticket: comments and ticket events.
@@ -12,25 +13,22 @@ export function registerAnnotationCommands(program: Command): void {
     "tack comment edit 7 --body-file - < better.md",
   ]);
 
-  clientCommand(
-    comment,
-    "add <ticket> [text]",
-    "Add a Markdown comment (text, --body-file or --editor).",
-    [
-      'tack comment add 42 "Looks good"',
-      "git log -1 --format=%B | tack comment add 42 --body-file -",
-    ],
+  withBodyOptions(
+    clientCommand(
+      comment,
+      "add <ticket> [text]",
+      "Add a Markdown comment (text, --body-file or --editor).",
+      [
+        'tack comment add 42 "Looks good"',
+        "git log -1 --format=%B | tack comment add 42 --body-file -",
+      ],
+    ),
+    { bodyFlag: false },
   )
-    .option("--body-file <file>", BODY_OPTIONS_HELP.bodyFile)
-    .option("-e, --editor", BODY_OPTIONS_HELP.editor)
     .option("--idempotency-key <key>", "retry-safe: a repeat with this key adds nothing new")
     .action(
       handler(async ({ client, flags, output }, id, text) => {
-        const body = await readBody({
-          body: text,
-          bodyFile: flags.bodyFile as string | undefined,
-          editor: flags.editor === true,
-        });
+        const body = await readBody({ ...(flags as BodyFlags), body: text });
         if (body === undefined)
           throw new UsageError("give the comment text, --body-file or --editor");
         const added = await client.addComment(
@@ -42,46 +40,28 @@ export function registerAnnotationCommands(program: Command): void {
       }),
     );
 
-  clientCommand(comment, "list <ticket>", "List a ticket's comments, newest first.", [
-    "tack comment list 42",
-  ]).action(
-    handler(async ({ client, output }, id) => {
-      const comments = await client.listComments(parseId(id as string, "ticket"));
-      output.emit(
-        { comments },
-        comments.map((one) => one.id),
-        () =>
-          table(
-            ["ID", "CREATED", "SYNC", "TEXT"],
-            comments.map((one) => [
-              one.id,
-              one.createdAt,
-              one.sync.status,
-              firstLine(one.bodyMarkdown),
-            ]),
-          ),
-      );
-    }),
+  ticketListCommand(
+    comment,
+    "comments",
+    (client, ticketId) => client.listComments(ticketId),
+    ["ID", "CREATED", "SYNC", "TEXT"],
+    (one) => [one.id, one.createdAt, one.sync.status, firstLine(one.bodyMarkdown)],
   );
 
-  clientCommand(comment, "edit <comment> [text]", "Replace a comment's text.", [
-    'tack comment edit 7 "Fixed typo"',
-    "tack comment edit 7 --editor",
-  ])
-    .option("--body-file <file>", BODY_OPTIONS_HELP.bodyFile)
-    .option("-e, --editor", BODY_OPTIONS_HELP.editor)
-    .action(
-      handler(async ({ client, flags, output }, id, text) => {
-        const body = await readBody({
-          body: text,
-          bodyFile: flags.bodyFile as string | undefined,
-          editor: flags.editor === true,
-        });
-        if (body === undefined) throw new UsageError("give the new text, --body-file or --editor");
-        const edited = await client.editComment(parseId(id as string, "comment"), body);
-        output.emit(edited, [edited.id], () => `edited comment ${edited.id}`);
-      }),
-    );
+  withBodyOptions(
+    clientCommand(comment, "edit <comment> [text]", "Replace a comment's text.", [
+      'tack comment edit 7 "Fixed typo"',
+      "tack comment edit 7 --editor",
+    ]),
+    { bodyFlag: false },
+  ).action(
+    handler(async ({ client, flags, output }, id, text) => {
+      const body = await readBody({ ...(flags as BodyFlags), body: text });
+      if (body === undefined) throw new UsageError("give the new text, --body-file or --editor");
+      const edited = await client.editComment(parseId(id as string, "comment"), body);
+      output.emit(edited, [edited.id], () => `edited comment ${edited.id}`);
+    }),
+  );
 
   const event = groupCommand(
     program,
@@ -125,20 +105,28 @@ export function registerAnnotationCommands(program: Command): void {
         output.emit(logged, [logged.id], () => `logged event ${logged.id} on #${logged.ticketId}`);
       }),
     );
-  clientCommand(event, "list <ticket>", "List a ticket's events, newest first.", [
-    "tack event list 42",
+  ticketListCommand(
+    event,
+    "events",
+    (client, ticketId) => client.listEvents(ticketId),
+    ["ID", "CREATED", "SOURCE", "KIND", "TITLE"],
+    (one) => [one.id, one.createdAt, one.source, one.kind, one.title],
+  );
+}
+
+/** `tack <group> list <ticket>`: the ticket's comments or events, newest first. */
+function ticketListCommand<Row extends { id: number }>(
+  group: Command,
+  key: "comments" | "events",
+  list: (client: TackClient, ticketId: number) => Promise<Row[]>,
+  head: string[],
+  cells: (row: Row) => Array<string | number>,
+): void {
+  clientCommand(group, "list <ticket>", `List a ticket's ${key}, newest first.`, [
+    `tack ${group.name()} list 42`,
   ]).action(
     handler(async ({ client, output }, id) => {
-      const events = await client.listEvents(parseId(id as string, "ticket"));
-      output.emit(
-        { events },
-        events.map((one) => one.id),
-        () =>
-          table(
-            ["ID", "CREATED", "SOURCE", "KIND", "TITLE"],
-            events.map((one) => [one.id, one.createdAt, one.source, one.kind, one.title]),
-          ),
-      );
+      output.list(key, await list(client, parseId(id as string, "ticket")), head, cells);
     }),
   );
 }

@@ -20,15 +20,11 @@ import {
 export function registerBoardCommands(program: Command): void {
   const listBoards = handler(async ({ client, output }) => {
     const boards = await client.listBoards();
-    output.emit(
-      { boards },
-      boards.map((board) => board.id),
-      () =>
-        table(
-          ["ID", "NAME", "UPDATED"],
-          boards.map((board) => [board.id, board.name, board.updatedAt]),
-        ),
-    );
+    output.list("boards", boards, ["ID", "NAME", "UPDATED"], (board) => [
+      board.id,
+      board.name,
+      board.updatedAt,
+    ]);
   });
   clientCommand(program, "boards", "List the boards.", ["tack boards", "tack boards -q"]).action(
     listBoards,
@@ -256,15 +252,12 @@ function parseWipLimit(text: string): number | null {
 
 /** A board's lanes in order: the answer of `lane list` and `lane reorder`. */
 function emitLanes(output: Output, lanes: LaneT[]): void {
-  output.emit(
-    { lanes },
-    lanes.map((one) => one.id),
-    () =>
-      table(
-        ["ID", "NAME", "POSITION", "WIP LIMIT"],
-        lanes.map((one) => [one.id, one.name, one.position, one.wipLimit ?? "-"]),
-      ),
-  );
+  output.list("lanes", lanes, ["ID", "NAME", "POSITION", "WIP LIMIT"], (one) => [
+    one.id,
+    one.name,
+    one.position,
+    one.wipLimit ?? "-",
+  ]);
 }
 
 function registerTagCommands(program: Command): void {
@@ -277,15 +270,7 @@ function registerTagCommands(program: Command): void {
   }).action(
     handler(async ({ client, board, output }) => {
       const tags = await client.listTags(await chooseBoard(client, board));
-      output.emit(
-        { tags },
-        tags.map((one) => one.id),
-        () =>
-          table(
-            ["ID", "NAME", "COLOR"],
-            tags.map((one) => [one.id, one.name, one.color]),
-          ),
-      );
+      output.list("tags", tags, ["ID", "NAME", "COLOR"], (one) => [one.id, one.name, one.color]);
     }),
   );
   clientCommand(

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Command } from "commander";
 import { UsageError } from "./exit-codes.js";
 
 // Where a Markdown body comes from: --body text, --body-file <file> (`-` is stdin), or the
@@ -54,8 +55,10 @@ function editText(current: string): string {
   }
 }
 
-export const BODY_OPTIONS_HELP = {
-  body: "Markdown body text",
-  bodyFile: "read the Markdown body from a file (- for stdin)",
-  editor: "write the body in $VISUAL / $EDITOR",
-};
+/** Adds `--body` (unless the text is an argument instead), `--body-file` and `-e, --editor`. */
+export function withBodyOptions(command: Command, options: { bodyFlag: boolean }): Command {
+  if (options.bodyFlag) command.option("--body <text>", "Markdown body text");
+  return command
+    .option("--body-file <file>", "read the Markdown body from a file (- for stdin)")
+    .option("-e, --editor", "write the body in $VISUAL / $EDITOR");
+}

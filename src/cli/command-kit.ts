@@ -1,8 +1,10 @@
 import { createRequire } from "node:module";
 import { userInfo } from "node:os";
 import { type Command, Option } from "commander";
+import type { LaneT } from "../client/api-types.js";
 import { ApiError } from "../client/errors.js";
 import { DEFAULT_URL, TackClient } from "../client/tack-client.js";
+import { findLane } from "../client/ticket-operations.js";
 import { EXIT, exitCodeFor, UsageError } from "./exit-codes.js";
 
 // Shared plumbing of the client commands: the connection options every one of them takes, the
@@ -146,6 +148,19 @@ export function parseDuration(text: string, name: string, max: number): number {
   return seconds;
 }
 
+/** Parses an option that may be repeated (`--var a=1 --var b=2`) into the list of its values. */
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** The lane `--lane` names (an id or a name among `lanes`), or undefined without `--lane`. */
+export function laneFlag(lanes: LaneT[], given: unknown): LaneT | undefined {
+  return given === undefined ? undefined : findLane(lanes, String(given));
+}
+
+/** `--priority` (1-4), or undefined without it. */
+export function priorityFlag(given: unknown): number | undefined {
+  return given === undefined ? undefined : parseIntIn(String(given), "--priority", 1, 4);
+}
+
 export function parseIntIn(text: string, name: string, min: number, max: number): number {
   const value = Number(text);
   if (!/^-?\d+$/.test(text.trim()) || value < min || value > max) {
@@ -175,6 +190,24 @@ export class Output {
       const text = human();
       if (text !== "") writeLine(text);
     }
+  }
+
+  /**
+   * A list answer: `{ [key]: rows }` under --json (the API's envelope), the rows' ids under -q,
+   * otherwise a table with `head` and one row of `cells` per item (`empty` when there is none).
+   */
+  list<Row extends { id: number | string }>(
+    key: string,
+    rows: Row[],
+    head: string[],
+    cells: (row: Row) => Array<string | number>,
+    empty?: string,
+  ): void {
+    this.emit(
+      { [key]: rows },
+      rows.map((row) => row.id),
+      () => (rows.length === 0 && empty !== undefined ? empty : table(head, rows.map(cells))),
+    );
   }
 }
 

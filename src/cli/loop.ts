@@ -13,13 +13,13 @@ import { ApiError } from "../client/errors.js";
 import {
   type ClientFlags,
   clientCommand,
+  collect,
   groupCommand,
   handler,
   type Output,
   parseDuration,
   parseId,
   parseIntIn,
-  table,
 } from "./command-kit.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 
@@ -30,8 +30,6 @@ import { EXIT, UsageError } from "./exit-codes.js";
 /** A week: `--wait` may outlast any lease, but not forever. */
 const MAX_WAIT = 7 * 86_400;
 const STATUSES = ["open", "answered", "withdrawn", "all"] as const;
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerLoopCommands(program: Command): void {
   const ask = groupCommand(
@@ -136,24 +134,20 @@ export function registerLoopCommands(program: Command): void {
           throw new UsageError("--status must be open, answered, withdrawn or all");
         }
         const asks = await inbox(client, { status, boardId: board });
-        output.emit(
-          { asks },
-          asks.map((one) => one.id),
-          () =>
-            asks.length === 0
-              ? "no open asks"
-              : table(
-                  ["ASK", "TICKET", "FROM", "STATUS", "OPTIONS", "QUESTION", "ASKED"],
-                  asks.map((one) => [
-                    one.id,
-                    `#${one.ticketId}`,
-                    one.actor,
-                    one.status === "open" && one.blocking ? "open, blocking" : one.status,
-                    one.options.join(" | "),
-                    firstLine(one.question),
-                    one.createdAt,
-                  ]),
-                ),
+        output.list(
+          "asks",
+          asks,
+          ["ASK", "TICKET", "FROM", "STATUS", "OPTIONS", "QUESTION", "ASKED"],
+          (one) => [
+            one.id,
+            `#${one.ticketId}`,
+            one.actor,
+            one.status === "open" && one.blocking ? "open, blocking" : one.status,
+            one.options.join(" | "),
+            firstLine(one.question),
+            one.createdAt,
+          ],
+          "no open asks",
         );
       }),
     );

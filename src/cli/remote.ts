@@ -1,7 +1,6 @@
 import type { Command } from "commander";
 import { chooseBoard } from "../client/board-choice.js";
-import { findLane } from "../client/ticket-operations.js";
-import { clientCommand, groupCommand, handler, parseId, table } from "./command-kit.js";
+import { clientCommand, groupCommand, handler, laneFlag, parseId, table } from "./command-kit.js";
 
 // Remote tracking: GitHub, GitLab and Redmine issues linked to tickets.
 
@@ -93,7 +92,7 @@ export function registerRemoteCommands(program: Command): void {
       handler(async ({ client, board, flags, output }, issueUrl) => {
         const boardId = await chooseBoard(client, board);
         const lanes = await client.listLanes(boardId);
-        const lane = flags.lane === undefined ? lanes[0] : findLane(lanes, String(flags.lane));
+        const lane = laneFlag(lanes, flags.lane) ?? lanes[0];
         const imported = await client.remoteImport(
           boardId,
           {

@@ -9,15 +9,12 @@ import {
   instantiateTemplate,
   listTemplates,
 } from "../client/templates.js";
-import { findLane } from "../client/ticket-operations.js";
 import { readStdin } from "./body-input.js";
-import { clientCommand, groupCommand, handler, table } from "./command-kit.js";
+import { clientCommand, collect, groupCommand, handler, laneFlag, table } from "./command-kit.js";
 import { UsageError } from "./exit-codes.js";
 import { ticketTable } from "./ticket-format.js";
 
 // Templates (docs/api.md, "Templates"): `tack template list|show|create|instantiate|delete`.
-
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function registerTemplateCommands(program: Command): void {
   const template = groupCommand(
@@ -40,20 +37,12 @@ export function registerTemplateCommands(program: Command): void {
   ).action(
     handler(async ({ client, board, output }) => {
       const templates = await listTemplates(client, await chooseBoard(client, board));
-      output.emit(
-        { templates },
-        templates.map((one) => one.id),
-        () =>
-          table(
-            ["ID", "NAME", "TICKETS", "VARIABLES"],
-            templates.map((one) => [
-              one.id,
-              one.name,
-              one.tickets.length,
-              one.variables.join(", "),
-            ]),
-          ),
-      );
+      output.list("templates", templates, ["ID", "NAME", "TICKETS", "VARIABLES"], (one) => [
+        one.id,
+        one.name,
+        one.tickets.length,
+        one.variables.join(", "),
+      ]);
     }),
   );
 
@@ -130,7 +119,7 @@ export function registerTemplateCommands(program: Command): void {
           found.id,
           {
             values: flags.var === undefined ? undefined : values,
-            laneId: flags.lane === undefined ? undefined : findLane(lanes, String(flags.lane)).id,
+            laneId: laneFlag(lanes, flags.lane)?.id,
           },
           flags.idempotencyKey as string | undefined,
         );

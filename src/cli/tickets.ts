@@ -8,11 +8,12 @@ import {
   setRelation,
   updateAtVersion,
 } from "../client/ticket-operations.js";
-import { BODY_OPTIONS_HELP, type BodyFlags, readBody } from "./body-input.js";
+import { type BodyFlags, readBody, withBodyOptions } from "./body-input.js";
 import {
   clientCommand,
   groupCommand,
   handler,
+  laneFlag,
   parseDuration,
   parseId,
   parseIntIn,
@@ -58,7 +59,7 @@ export function registerTicketCommands(program: Command): void {
           throw new UsageError("--archived must be true, false or all");
         }
         const tickets = await client.listTickets(boardId, {
-          lane_id: flags.lane === undefined ? undefined : findLane(lanes, String(flags.lane)).id,
+          lane_id: laneFlag(lanes, flags.lane)?.id,
           tag: flags.tag as string | undefined,
           resolved,
           archived,
@@ -84,7 +85,7 @@ export function registerTicketCommands(program: Command): void {
     }),
   );
 
-  clientCommand(
+  const create = clientCommand(
     ticket,
     "create <title>",
     "Create a ticket (in the first lane unless --lane).",
@@ -101,18 +102,15 @@ export function registerTicketCommands(program: Command): void {
     .option("--priority <1-4>", "1 low, 2 medium (default), 3 high, 4 urgent")
     .option("--tag <names...>", "tag names")
     .option("--parent <ticket>", "parent ticket id")
-    .option("--blocked-by <tickets...>", "ids of tickets that block this one")
-    .option("--body <text>", BODY_OPTIONS_HELP.body)
-    .option("--body-file <file>", BODY_OPTIONS_HELP.bodyFile)
-    .option("-e, --editor", BODY_OPTIONS_HELP.editor)
+    .option("--blocked-by <tickets...>", "ids of tickets that block this one");
+  withBodyOptions(create, { bodyFlag: true })
     .option("--not-before <when>", NOT_BEFORE_HELP)
     .option("--idempotency-key <key>", "retry-safe: a repeat with this key creates nothing new")
     .action(
       handler(async ({ client, board, flags, output }, title) => {
         const boardId = await chooseBoard(client, board);
         const shell = await client.getBoard(boardId);
-        const lane =
-          flags.lane === undefined ? shell.lanes[0] : findLane(shell.lanes, String(flags.lane));
+        const lane = laneFlag(shell.lanes, flags.lane) ?? shell.lanes[0];
         if (!lane) throw new UsageError("the board has no lanes");
         const bodyMarkdown = await readBody(flags as BodyFlags);
         const created = await client.createTicket(
@@ -147,7 +145,7 @@ export function registerTicketCommands(program: Command): void {
       }),
     );
 
-  clientCommand(
+  const edit = clientCommand(
     ticket,
     "edit <ticket>",
     "Change a ticket's fields; --if-version refuses if it changed.",
@@ -162,10 +160,8 @@ export function registerTicketCommands(program: Command): void {
     .option("--title <title>", "new title")
     .option("--priority <1-4>", "new priority")
     .option("--lane <lane>", "lane id or name (appends to it)")
-    .option("--tag <names...>", "replace the tags with these names")
-    .option("--body <text>", BODY_OPTIONS_HELP.body)
-    .option("--body-file <file>", BODY_OPTIONS_HELP.bodyFile)
-    .option("-e, --editor", BODY_OPTIONS_HELP.editor)
+    .option("--tag <names...>", "replace the tags with these names");
+  withBodyOptions(edit, { bodyFlag: true })
     .option("--not-before <when>", `${NOT_BEFORE_HELP}; none clears it`)
     .option("--if-version <n>", "only if the ticket is still at this version (exit 4 otherwise)")
     .action(

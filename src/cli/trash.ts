@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { TackClient } from "../client/tack-client.js";
-import { clientCommand, groupCommand, handler, parseId, table } from "./command-kit.js";
+import { clientCommand, groupCommand, handler, parseId } from "./command-kit.js";
 
 // The trash (docs/api.md, "The trash"): `tack trash list|restore|erase`.
 
@@ -22,24 +22,20 @@ export function registerTrashCommands(program: Command): void {
         const boardId =
           flags.board === undefined ? undefined : parseId(String(flags.board), "--board");
         const items = await client.listTrash(boardId);
-        output.emit(
-          { items },
-          items.map((item) => item.id),
-          () =>
-            items.length === 0
-              ? "the trash is empty"
-              : table(
-                  ["ENTRY", "KIND", "ID", "BOARD", "LABEL", "DELETED", "EXPIRES"],
-                  items.map((item) => [
-                    item.id,
-                    item.kind,
-                    item.objectId,
-                    item.boardId,
-                    item.label,
-                    item.deletedAt,
-                    item.expiresAt,
-                  ]),
-                ),
+        output.list(
+          "items",
+          items,
+          ["ENTRY", "KIND", "ID", "BOARD", "LABEL", "DELETED", "EXPIRES"],
+          (item) => [
+            item.id,
+            item.kind,
+            item.objectId,
+            item.boardId,
+            item.label,
+            item.deletedAt,
+            item.expiresAt,
+          ],
+          "the trash is empty",
         );
       }),
     );

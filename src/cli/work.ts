@@ -1,10 +1,17 @@
 import type { Command } from "commander";
 import { chooseBoard } from "../client/board-choice.js";
 import { primeText } from "../client/prime.js";
-import { findLane, finishClaim, type Outcome } from "../client/ticket-operations.js";
+import { finishClaim, type Outcome } from "../client/ticket-operations.js";
 import { waitingLines, waitingTickets } from "../client/waiting.js";
 import { atLimitLine, lanesAtLimit } from "../client/wip-limits.js";
-import { clientCommand, handler, parseId, parseIntIn } from "./command-kit.js";
+import {
+  clientCommand,
+  handler,
+  laneFlag,
+  parseId,
+  parseIntIn,
+  priorityFlag,
+} from "./command-kit.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { ticketTable, ticketText } from "./ticket-format.js";
 
@@ -25,16 +32,19 @@ export function registerWorkCommands(program: Command): void {
     }),
   );
 
-  clientCommand(
-    program,
-    "ready",
-    "List the tickets that may be started now (unresolved, unblocked, unclaimed), best first; the table also names tickets waiting on an ask or a moment.",
-    ["tack ready", "tack ready --tag backend --limit 5", "tack ready --json | jq '.tickets[0].id'"],
-    { board: true },
+  withReadyFilters(
+    clientCommand(
+      program,
+      "ready",
+      "List the tickets that may be started now (unresolved, unblocked, unclaimed), best first; the table also names tickets waiting on an ask or a moment.",
+      [
+        "tack ready",
+        "tack ready --tag backend --limit 5",
+        "tack ready --json | jq '.tickets[0].id'",
+      ],
+      { board: true },
+    ),
   )
-    .option("--lane <lane>", "only this lane (id or name)")
-    .option("--tag <name>", "only tickets with this tag")
-    .option("--priority <1-4>", "only this priority")
     .option("--limit <n>", "at most this many")
     .action(
       handler(async ({ client, board, flags, output }) => {
@@ -47,7 +57,7 @@ export function registerWorkCommands(program: Command): void {
         const [ready, all] = await Promise.all([
           client.listTickets(boardId, {
             ready: true,
-            lane_id: flags.lane === undefined ? undefined : findLane(lanes, String(flags.lane)).id,
+            lane_id: laneFlag(lanes, flags.lane)?.id,
             tag: flags.tag as string | undefined,
           }),
           table ? client.listTickets(boardId) : Promise.resolve([]),
@@ -57,8 +67,8 @@ export function registerWorkCommands(program: Command): void {
         const waiting = table
           ? await waitingTickets(client, boardId, all)
           : { onAsks: [], until: [] };
-        if (flags.priority !== undefined) {
-          const priority = parseIntIn(String(flags.priority), "--priority", 1, 4);
+        const priority = priorityFlag(flags.priority);
+        if (priority !== undefined) {
           tickets = tickets.filter((ticket) => ticket.priority === priority);
         }
         if (flags.limit !== undefined) {
@@ -75,28 +85,24 @@ export function registerWorkCommands(program: Command): void {
       }),
     );
 
-  clientCommand(
-    program,
-    "next",
-    "Claim the next ready ticket (atomically) and print it; exit 3 when none is ready.",
-    ["tack next", "tack next --tag backend --lease 3600", "id=$(tack next -q) && tack show $id"],
-    { board: true },
+  withReadyFilters(
+    clientCommand(
+      program,
+      "next",
+      "Claim the next ready ticket (atomically) and print it; exit 3 when none is ready.",
+      ["tack next", "tack next --tag backend --lease 3600", "id=$(tack next -q) && tack show $id"],
+      { board: true },
+    ),
   )
-    .option("--lane <lane>", "only this lane (id or name)")
-    .option("--tag <name>", "only tickets with this tag")
-    .option("--priority <1-4>", "only this priority")
     .option("--lease <seconds>", "lease length, 10-86400 (server default 900)")
     .action(
       handler(async ({ client, board, flags, output }) => {
         const boardId = await chooseBoard(client, board);
         const lanes = await client.listLanes(boardId);
         const ticket = await client.claimNext(boardId, {
-          laneId: flags.lane === undefined ? undefined : findLane(lanes, String(flags.lane)).id,
+          laneId: laneFlag(lanes, flags.lane)?.id,
           tag: flags.tag as string | undefined,
-          priority:
-            flags.priority === undefined
-              ? undefined
-              : parseIntIn(String(flags.priority), "--priority", 1, 4),
+          priority: priorityFlag(flags.priority),
           leaseSeconds: lease(flags.lease),
         });
         if (ticket === null) {
@@ -183,6 +189,14 @@ export function registerWorkCommands(program: Command): void {
       output.emit(ticket, [ticket.id], () => ticketText(ticket, lanes));
     }),
   );
+}
+
+/** `--lane`, `--tag` and `--priority`: what `ready` lists and `next` claims from narrowed. */
+function withReadyFilters(command: Command): Command {
+  return command
+    .option("--lane <lane>", "only this lane (id or name)")
+    .option("--tag <name>", "only tickets with this tag")
+    .option("--priority <1-4>", "only this priority");
 }
 
 function lease(value: unknown): number | undefined {
