@@ -1,27 +1,12 @@
 import type { Board } from "../domain/model.js";
 import type { Db } from "./database.js";
 
-interface BoardRow {
-  id: number;
-  name: string;
-  position: number;
-  created_at: string;
-  updated_at: string;
-}
-
-const toBoard = (row: BoardRow): Board => ({
-  id: row.id,
-  name: row.name,
-  position: row.position,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-const COLUMNS = "id, name, position, created_at, updated_at";
+// Selected under the names of the model, so that a row is the record as it is answered.
+const COLUMNS = "id, name, position, created_at AS createdAt, updated_at AS updatedAt";
 
 export function boardStore(db: Db) {
-  const all = db.prepare<[], BoardRow>(`SELECT ${COLUMNS} FROM boards ORDER BY position, id`);
-  const byId = db.prepare<[number], BoardRow>(`SELECT ${COLUMNS} FROM boards WHERE id = ?`);
+  const all = db.prepare<[], Board>(`SELECT ${COLUMNS} FROM boards ORDER BY position, id`);
+  const byId = db.prepare<[number], Board>(`SELECT ${COLUMNS} FROM boards WHERE id = ?`);
   const insert = db.prepare<[string, string, string]>(
     `INSERT INTO boards (name, position, created_at, updated_at)
      VALUES (?, (SELECT COALESCE(MAX(position), -1) + 1 FROM boards), ?, ?)`,
@@ -39,11 +24,8 @@ export function boardStore(db: Db) {
   const ids = db.prepare<[], { id: number }>("SELECT id FROM boards ORDER BY position, id");
 
   return {
-    list: (): Board[] => all.all().map(toBoard),
-    get: (id: number): Board | undefined => {
-      const row = byId.get(id);
-      return row && toBoard(row);
-    },
+    list: (): Board[] => all.all(),
+    get: (id: number): Board | undefined => byId.get(id),
     insert: (name: string, at: string): number => Number(insert.run(name, at, at).lastInsertRowid),
     rename: (id: number, name: string, at: string): void => {
       rename.run(name, at, id);

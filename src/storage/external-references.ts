@@ -1,5 +1,6 @@
 import type { TicketExternalReference } from "../domain/model.js";
 import type { Db } from "./database.js";
+import { groupByTicket } from "./group-by-ticket.js";
 import { type IssueLocationRow, issueLocationOf } from "./issue-locations.js";
 
 interface ExternalReferenceRow extends IssueLocationRow {
@@ -72,25 +73,11 @@ export function externalReferenceStore(db: Db) {
     listByTicket: (ticketId: number): TicketExternalReference[] =>
       byTicket.all(ticketId).map(toReference),
     /** Every reference of a board's tickets in one query, grouped by ticket id. */
-    groupedByBoard(boardId: number): Map<number, TicketExternalReference[]> {
-      const groups = new Map<number, TicketExternalReference[]>();
-      for (const row of byBoard.iterate(boardId)) {
-        const list = groups.get(row.ticket_id);
-        if (list) list.push(toReference(row));
-        else groups.set(row.ticket_id, [toReference(row)]);
-      }
-      return groups;
-    },
+    groupedByBoard: (boardId: number): Map<number, TicketExternalReference[]> =>
+      groupByTicket(byBoard.iterate(boardId), toReference),
     /** The references of the given tickets (one query), grouped by ticket id. */
-    groupedByTickets(ids: readonly number[]): Map<number, TicketExternalReference[]> {
-      const groups = new Map<number, TicketExternalReference[]>();
-      for (const row of byTickets.iterate(JSON.stringify(ids))) {
-        const list = groups.get(row.ticket_id);
-        if (list) list.push(toReference(row));
-        else groups.set(row.ticket_id, [toReference(row)]);
-      }
-      return groups;
-    },
+    groupedByTickets: (ids: readonly number[]): Map<number, TicketExternalReference[]> =>
+      groupByTicket(byTickets.iterate(JSON.stringify(ids)), toReference),
     getByKind: (ticketId: number, kind: string): TicketExternalReference | undefined => {
       const row = byKind.get(ticketId, kind);
       return row && toReference(row);

@@ -1,26 +1,11 @@
 import type { Lane } from "../domain/model.js";
 import type { Db } from "./database.js";
 
-interface LaneRow {
-  id: number;
-  board_id: number;
-  name: string;
-  position: number;
-  wip_limit: number | null;
-}
-
-const toLane = (row: LaneRow): Lane => ({
-  id: row.id,
-  boardId: row.board_id,
-  name: row.name,
-  position: row.position,
-  wipLimit: row.wip_limit,
-});
-
-const COLUMNS = "id, board_id, name, position, wip_limit";
+// Selected under the names of the model, so that a row is the record as it is answered.
+const COLUMNS = "id, board_id AS boardId, name, position, wip_limit AS wipLimit";
 
 export function laneStore(db: Db) {
-  const byBoard = db.prepare<[number], LaneRow>(
+  const byBoard = db.prepare<[number], Lane>(
     `SELECT ${COLUMNS} FROM lanes WHERE board_id = ? ORDER BY position, id`,
   );
   const orderOf = db
@@ -28,7 +13,7 @@ export function laneStore(db: Db) {
       "SELECT group_concat(id, ',' ORDER BY position, id) FROM lanes WHERE board_id = ?",
     )
     .pluck();
-  const byId = db.prepare<[number], LaneRow>(`SELECT ${COLUMNS} FROM lanes WHERE id = ?`);
+  const byId = db.prepare<[number], Lane>(`SELECT ${COLUMNS} FROM lanes WHERE id = ?`);
   const insert = db.prepare<[number, string, number | null, number]>(
     `INSERT INTO lanes (board_id, name, wip_limit, position)
      VALUES (?, ?, ?, (SELECT COALESCE(MAX(position), -1) + 1 FROM lanes WHERE board_id = ?))`,
@@ -44,13 +29,10 @@ export function laneStore(db: Db) {
   );
 
   return {
-    listByBoard: (boardId: number): Lane[] => byBoard.all(boardId).map(toLane),
+    listByBoard: (boardId: number): Lane[] => byBoard.all(boardId),
     /** A board's lane ids in board order, joined with "," ("" without lanes): one text to compare. */
     orderOf: (boardId: number): string => orderOf.get(boardId) ?? "",
-    get: (id: number): Lane | undefined => {
-      const row = byId.get(id);
-      return row && toLane(row);
-    },
+    get: (id: number): Lane | undefined => byId.get(id),
     insert: (boardId: number, name: string, wipLimit: number | null = null): number =>
       Number(insert.run(boardId, name, wipLimit, boardId).lastInsertRowid),
     rename: (id: number, name: string): void => {

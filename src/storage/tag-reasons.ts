@@ -1,5 +1,6 @@
 import type { TagReasonFields, TicketTagReason } from "../model/tag-reasons.js";
 import type { Db } from "./database.js";
+import { groupByTicket } from "./group-by-ticket.js";
 
 /** One attached tag of a ticket with its reason metadata (the `ticket_tags` reason columns). */
 export interface TagReasonRecord extends TicketTagReason {
@@ -80,15 +81,8 @@ export function tagReasonStore(db: Db) {
     },
 
     /** Every tag link of a board's tickets in one query, grouped by ticket id, in tag order. */
-    groupedByBoard(boardId: number): Map<number, TagReasonRecord[]> {
-      const groups = new Map<number, TagReasonRecord[]>();
-      for (const row of ofBoard.iterate(boardId)) {
-        const list = groups.get(row.ticket_id);
-        if (list) list.push(toRecord(row));
-        else groups.set(row.ticket_id, [toRecord(row)]);
-      }
-      return groups;
-    },
+    groupedByBoard: (boardId: number): Map<number, TagReasonRecord[]> =>
+      groupByTicket(ofBoard.iterate(boardId), toRecord),
 
     /** Attaches the tag if needed and writes its reason columns. */
     set(write: TagReasonWrite): void {

@@ -1,28 +1,15 @@
 import type { Tag } from "../domain/model.js";
 import type { Db } from "./database.js";
 
-interface TagRow {
-  id: number;
-  board_id: number;
-  name: string;
-  color: string;
-}
-
-const toTag = (row: TagRow): Tag => ({
-  id: row.id,
-  boardId: row.board_id,
-  name: row.name,
-  color: row.color,
-});
-
-const COLUMNS = "id, board_id, name, color";
+// Selected under the names of the model, so that a row is the record as it is answered.
+const COLUMNS = "id, board_id AS boardId, name, color";
 
 export function tagStore(db: Db) {
-  const byBoard = db.prepare<[number], TagRow>(
+  const byBoard = db.prepare<[number], Tag>(
     `SELECT ${COLUMNS} FROM tags WHERE board_id = ? ORDER BY name_key, id`,
   );
-  const byId = db.prepare<[number], TagRow>(`SELECT ${COLUMNS} FROM tags WHERE id = ?`);
-  const byKey = db.prepare<[number, string], TagRow>(
+  const byId = db.prepare<[number], Tag>(`SELECT ${COLUMNS} FROM tags WHERE id = ?`);
+  const byKey = db.prepare<[number, string], Tag>(
     `SELECT ${COLUMNS} FROM tags WHERE board_id = ? AND name_key = ?`,
   );
   const insert = db.prepare<[number, string, string, string]>(
@@ -37,15 +24,9 @@ export function tagStore(db: Db) {
   );
 
   return {
-    listByBoard: (boardId: number): Tag[] => byBoard.all(boardId).map(toTag),
-    get: (id: number): Tag | undefined => {
-      const row = byId.get(id);
-      return row && toTag(row);
-    },
-    findByKey: (boardId: number, key: string): Tag | undefined => {
-      const row = byKey.get(boardId, key);
-      return row && toTag(row);
-    },
+    listByBoard: (boardId: number): Tag[] => byBoard.all(boardId),
+    get: (id: number): Tag | undefined => byId.get(id),
+    findByKey: (boardId: number, key: string): Tag | undefined => byKey.get(boardId, key),
     insert: (boardId: number, name: string, key: string, color: string): number =>
       Number(insert.run(boardId, name, key, color).lastInsertRowid),
     update: (id: number, name: string, key: string, color: string): void => {

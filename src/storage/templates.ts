@@ -27,35 +27,18 @@ export interface TemplateWrite {
   updatedAt: string;
 }
 
-interface Row {
-  id: number;
-  board_id: number;
-  name: string;
-  description: string;
-  tickets_json: string;
-  created_at: string;
-  updated_at: string;
-}
-
-const toTemplate = (row: Row): TemplateRow => ({
-  id: row.id,
-  boardId: row.board_id,
-  name: row.name,
-  description: row.description,
-  ticketsJson: row.tickets_json,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
-
-const COLUMNS = "id, board_id, name, description, tickets_json, created_at, updated_at";
+// Selected under the names of the model, so that a row is the record as it is answered.
+const COLUMNS =
+  "id, board_id AS boardId, name, description, tickets_json AS ticketsJson, " +
+  "created_at AS createdAt, updated_at AS updatedAt";
 
 export function templateStore(db: Db) {
   // By name ignoring case (the folded key), then id: the order of GET /api/boards/{id}/templates.
-  const byBoard = db.prepare<[number], Row>(
+  const byBoard = db.prepare<[number], TemplateRow>(
     `SELECT ${COLUMNS} FROM templates WHERE board_id = ? ORDER BY name_key, id`,
   );
-  const byId = db.prepare<[number], Row>(`SELECT ${COLUMNS} FROM templates WHERE id = ?`);
-  const byKey = db.prepare<[number, string], Row>(
+  const byId = db.prepare<[number], TemplateRow>(`SELECT ${COLUMNS} FROM templates WHERE id = ?`);
+  const byKey = db.prepare<[number, string], TemplateRow>(
     `SELECT ${COLUMNS} FROM templates WHERE board_id = ? AND name_key = ?`,
   );
   const insert = db.prepare<[number, string, string, string, string, string, string]>(
@@ -69,15 +52,9 @@ export function templateStore(db: Db) {
   const remove = db.prepare<[number]>("DELETE FROM templates WHERE id = ?");
 
   return {
-    listByBoard: (boardId: number): TemplateRow[] => byBoard.all(boardId).map(toTemplate),
-    get(id: number): TemplateRow | undefined {
-      const row = byId.get(id);
-      return row && toTemplate(row);
-    },
-    findByKey(boardId: number, key: string): TemplateRow | undefined {
-      const row = byKey.get(boardId, key);
-      return row && toTemplate(row);
-    },
+    listByBoard: (boardId: number): TemplateRow[] => byBoard.all(boardId),
+    get: (id: number): TemplateRow | undefined => byId.get(id),
+    findByKey: (boardId: number, key: string): TemplateRow | undefined => byKey.get(boardId, key),
     insert: (boardId: number, write: TemplateWrite): number =>
       Number(
         insert.run(

@@ -1,5 +1,6 @@
 import type { TicketEvent } from "../domain/model.js";
 import type { Db } from "./database.js";
+import { groupByTicket } from "./group-by-ticket.js";
 
 /** The columns named like the model's fields have their types; the others are renamed. */
 interface TicketEventRow extends Omit<TicketEvent, "ticketId" | "data" | "createdAt"> {
@@ -52,15 +53,8 @@ export function ticketEventStore(db: Db) {
       return row && toEvent(row);
     },
     /** Every event of a board's tickets in one query, newest first, grouped by ticket id. */
-    groupedByBoard(boardId: number): Map<number, TicketEvent[]> {
-      const groups = new Map<number, TicketEvent[]>();
-      for (const row of byBoard.iterate(boardId)) {
-        const list = groups.get(row.ticket_id);
-        if (list) list.push(toEvent(row));
-        else groups.set(row.ticket_id, [toEvent(row)]);
-      }
-      return groups;
-    },
+    groupedByBoard: (boardId: number): Map<number, TicketEvent[]> =>
+      groupByTicket(byBoard.iterate(boardId), toEvent),
     /** Returns the new id. */
     insert(event: NewTicketEvent): number {
       const { data, ...columns } = event;

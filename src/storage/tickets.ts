@@ -2,6 +2,7 @@ import type { Comment } from "../domain/model.js";
 import type { TicketSearchText } from "../domain/search-text.js";
 import { type CommentRow, toComment } from "./comments.js";
 import type { Db } from "./database.js";
+import { groupByTicket } from "./group-by-ticket.js";
 import {
   fromRaw,
   type RawRow,
@@ -392,15 +393,8 @@ export function ticketStore(db: Db) {
     },
 
     /** Comments of each ticket of a board that has any, newest first (one query). */
-    commentsOfBoard(boardId: number): Map<number, Comment[]> {
-      const map = new Map<number, Comment[]>();
-      for (const row of commentsOfBoard.iterate(boardId)) {
-        const list = map.get(row.ticket_id);
-        if (list) list.push(toComment(row));
-        else map.set(row.ticket_id, [toComment(row)]);
-      }
-      return map;
-    },
+    commentsOfBoard: (boardId: number): Map<number, Comment[]> =>
+      groupByTicket(commentsOfBoard.iterate(boardId), toComment),
   };
 }
 
