@@ -4,6 +4,7 @@ import type { SingleBar } from "cli-progress";
 import type { Command } from "commander";
 import type { LaneT } from "../client/api-types.js";
 import { chooseBoard } from "../client/board-choice.js";
+import { WIP_LIMIT_MAX, WIP_LIMIT_MIN } from "../model/limits.js";
 import { readStdin } from "./body-input.js";
 import {
   clientCommand,
@@ -191,7 +192,7 @@ function registerLaneCommands(program: Command): void {
       board: true,
     },
   )
-    .option("--wip-limit <n>", "soft limit on open tickets in the lane (1-10000)")
+    .option("--wip-limit <n>", `soft limit on open tickets in the lane (${WIP_RANGE})`)
     .action(
       handler(async ({ client, board, flags, output }, name) => {
         const wipLimit =
@@ -207,7 +208,7 @@ function registerLaneCommands(program: Command): void {
   clientCommand(
     lane,
     "limit <lane> <limit>",
-    'Set a lane\'s WIP limit (1-10000), or "none" to clear it. Limits are soft: clients show them.',
+    `Set a lane's WIP limit (${WIP_RANGE}), or "none" to clear it. Limits are soft: clients show them.`,
     ["tack lane limit 3 5", "tack lane limit 3 none"],
   ).action(
     handler(async ({ client, output }, id, limit) => {
@@ -245,9 +246,14 @@ function registerLaneCommands(program: Command): void {
   );
 }
 
-/** A WIP limit argument: 1-10000, or "none" (null) to clear it. */
+/** A lane's WIP limit as help shows it (docs/api.md, "Lanes"; model/limits.ts). */
+const WIP_RANGE = `${WIP_LIMIT_MIN}-${WIP_LIMIT_MAX}`;
+
+/** A WIP limit argument: WIP_RANGE, or "none" (null) to clear it. */
 function parseWipLimit(text: string): number | null {
-  return text.trim().toLowerCase() === "none" ? null : parseIntIn(text, "WIP limit", 1, 10_000);
+  return text.trim().toLowerCase() === "none"
+    ? null
+    : parseIntIn(text, "WIP limit", WIP_LIMIT_MIN, WIP_LIMIT_MAX);
 }
 
 /** A board's lanes in order: the answer of `lane list` and `lane reorder`. */

@@ -5,6 +5,7 @@ import type { LaneT } from "../client/api-types.js";
 import { ApiError } from "../client/errors.js";
 import { DEFAULT_URL, TackClient } from "../client/tack-client.js";
 import { findLane } from "../client/ticket-operations.js";
+import { PRIORITY_MAX, PRIORITY_MIN } from "../model/limits.js";
 import { EXIT, exitCodeFor, UsageError } from "./exit-codes.js";
 
 // Shared plumbing of the client commands: the connection options every one of them takes, the
@@ -156,9 +157,14 @@ export function laneFlag(lanes: LaneT[], given: unknown): LaneT | undefined {
   return given === undefined ? undefined : findLane(lanes, String(given));
 }
 
-/** `--priority` (1-4), or undefined without it. */
+/** `--priority`'s argument as the help shows it (docs/api.md's range, model/limits.ts). */
+export const PRIORITY_ARG = `<${PRIORITY_MIN}-${PRIORITY_MAX}>`;
+
+/** `--priority` (PRIORITY_ARG), or undefined without it. */
 export function priorityFlag(given: unknown): number | undefined {
-  return given === undefined ? undefined : parseIntIn(String(given), "--priority", 1, 4);
+  return given === undefined
+    ? undefined
+    : parseIntIn(String(given), "--priority", PRIORITY_MIN, PRIORITY_MAX);
 }
 
 export function parseIntIn(text: string, name: string, min: number, max: number): number {

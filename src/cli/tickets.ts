@@ -14,9 +14,11 @@ import {
   groupCommand,
   handler,
   laneFlag,
+  PRIORITY_ARG,
   parseDuration,
   parseId,
   parseIntIn,
+  priorityFlag,
 } from "./command-kit.js";
 import { UsageError } from "./exit-codes.js";
 import { ticketTable, ticketText } from "./ticket-format.js";
@@ -99,7 +101,7 @@ export function registerTicketCommands(program: Command): void {
     { board: true },
   )
     .option("--lane <lane>", "lane id or name (default: the first lane)")
-    .option("--priority <1-4>", "1 low, 2 medium (default), 3 high, 4 urgent")
+    .option(`--priority ${PRIORITY_ARG}`, "1 low, 2 medium (default), 3 high, 4 urgent")
     .option("--tag <names...>", "tag names")
     .option("--parent <ticket>", "parent ticket id")
     .option("--blocked-by <tickets...>", "ids of tickets that block this one");
@@ -119,9 +121,7 @@ export function registerTicketCommands(program: Command): void {
             laneId: lane.id,
             title: title as string,
             ...(bodyMarkdown === undefined ? {} : { bodyMarkdown }),
-            ...(flags.priority === undefined
-              ? {}
-              : { priority: parseIntIn(String(flags.priority), "--priority", 1, 4) }),
+            ...(flags.priority === undefined ? {} : { priority: priorityFlag(flags.priority) }),
             ...(flags.tag === undefined
               ? {}
               : { tagIds: findTags(shell.tags, flags.tag as string[]) }),
@@ -158,7 +158,7 @@ export function registerTicketCommands(program: Command): void {
     ],
   )
     .option("--title <title>", "new title")
-    .option("--priority <1-4>", "new priority")
+    .option(`--priority ${PRIORITY_ARG}`, "new priority")
     .option("--lane <lane>", "lane id or name (appends to it)")
     .option("--tag <names...>", "replace the tags with these names");
   withBodyOptions(edit, { bodyFlag: true })
@@ -171,7 +171,7 @@ export function registerTicketCommands(program: Command): void {
         const patch: TicketPatchInput = {};
         if (flags.title !== undefined) patch.title = flags.title as string;
         if (flags.priority !== undefined) {
-          patch.priority = parseIntIn(String(flags.priority), "--priority", 1, 4);
+          patch.priority = priorityFlag(flags.priority);
         }
         if (flags.lane !== undefined || flags.tag !== undefined) {
           const shell = await client.getBoard(current.boardId);

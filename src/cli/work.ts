@@ -4,10 +4,12 @@ import { primeText } from "../client/prime.js";
 import { finishClaim, type Outcome } from "../client/ticket-operations.js";
 import { waitingLines, waitingTickets } from "../client/waiting.js";
 import { atLimitLine, lanesAtLimit } from "../client/wip-limits.js";
+import { LEASE_DEFAULT_SECONDS, LEASE_MAX_SECONDS, LEASE_MIN_SECONDS } from "../model/limits.js";
 import {
   clientCommand,
   handler,
   laneFlag,
+  PRIORITY_ARG,
   parseId,
   parseIntIn,
   priorityFlag,
@@ -94,7 +96,7 @@ export function registerWorkCommands(program: Command): void {
       { board: true },
     ),
   )
-    .option("--lease <seconds>", "lease length, 10-86400 (server default 900)")
+    .option("--lease <seconds>", `lease length, ${LEASE_RANGE}`)
     .action(
       handler(async ({ client, board, flags, output }) => {
         const boardId = await chooseBoard(client, board);
@@ -130,7 +132,7 @@ export function registerWorkCommands(program: Command): void {
     "Claim a ticket for --actor (a lease); claiming your own claim again renews it.",
     ["tack claim 42", "tack claim 42 --lease 3600 --actor agent-2"],
   )
-    .option("--lease <seconds>", "lease length, 10-86400 (server default 900)")
+    .option("--lease <seconds>", `lease length, ${LEASE_RANGE}`)
     .action(claimOrRenew);
 
   clientCommand(
@@ -139,7 +141,7 @@ export function registerWorkCommands(program: Command): void {
     "Extend your claim's lease (a heartbeat for long work).",
     ["tack renew 42", "tack renew 42 --lease 1800"],
   )
-    .option("--lease <seconds>", "new lease length from now, 10-86400 (server default 900)")
+    .option("--lease <seconds>", `new lease length from now, ${LEASE_RANGE}`)
     .action(claimOrRenew);
 
   clientCommand(
@@ -196,11 +198,16 @@ function withReadyFilters(command: Command): Command {
   return command
     .option("--lane <lane>", "only this lane (id or name)")
     .option("--tag <name>", "only tickets with this tag")
-    .option("--priority <1-4>", "only this priority");
+    .option(`--priority ${PRIORITY_ARG}`, "only this priority");
 }
 
+/** The lease bounds of docs/api.md, "Coordination for agents" (model/limits.ts), as help shows them. */
+const LEASE_RANGE = `${LEASE_MIN_SECONDS}-${LEASE_MAX_SECONDS} (server default ${LEASE_DEFAULT_SECONDS})`;
+
 function lease(value: unknown): number | undefined {
-  return value === undefined ? undefined : parseIntIn(String(value), "--lease", 10, 86_400);
+  return value === undefined
+    ? undefined
+    : parseIntIn(String(value), "--lease", LEASE_MIN_SECONDS, LEASE_MAX_SECONDS);
 }
 
 function claimLine(ticket: { id: number; claim?: { actor: string; expiresAt: string } | null }) {

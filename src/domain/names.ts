@@ -1,9 +1,9 @@
+import { NAME_MAX } from "../model/limits.js";
 import { InvalidInput } from "./errors.js";
 
-/** Length limits of docs/api.md, "Limits", counted after trimming. */
-export const NAME_MAX = 200;
-export const TITLE_MAX = 500;
-export const BODY_MAX = 200_000;
+// The length limits of docs/api.md, "Limits" (model/limits.ts), for the checks that import them
+// from here.
+export { BODY_MAX, NAME_MAX, TITLE_MAX } from "../model/limits.js";
 
 /** Trims a naming string and enforces "non-empty after trimming" and its maximum length. */
 export function cleanName(value: string, field: string, max = NAME_MAX): string {

@@ -5,6 +5,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { KeptAnswers, TackClient } from "../client/tack-client.js";
+import { ACTOR_MAX } from "../model/limits.js";
 import { KeptAnswerStore } from "./kept-answers.js";
 import { createMcpServer, type McpOptions } from "./mcp-server.js";
 
@@ -45,7 +46,6 @@ export const MAX_SESSIONS = 100;
 export const SESSION_IDLE_MS = 60 * 60 * 1000;
 /** The actor when neither the URL nor the client names one. */
 export const DEFAULT_ACTOR = "mcp";
-const ACTOR_MAX = 100;
 
 export class McpSessions {
   private readonly sessions = new Map<string, Session>();

@@ -4,6 +4,7 @@ import { askLine, getAsk, openAsk, waitForAsk } from "../client/asks.js";
 import { chooseBoard } from "../client/board-choice.js";
 import { findTemplate, instantiateTemplate, listTemplates } from "../client/templates.js";
 import { findLane } from "../client/ticket-operations.js";
+import { OPTIONS_MAX } from "../model/limits.js";
 import { AskOutput, CheckedOutput, TemplateOutput } from "./output-schemas.js";
 import { TicketId } from "./tool-inputs.js";
 import { defineTool, READ, type TackTool, write } from "./tool-kit.js";
@@ -47,7 +48,7 @@ export const askTools: TackTool[] = [
     input: Type.Object({
       ticketId: TicketId,
       question: Type.String({ minLength: 1, description: "Markdown." }),
-      options: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 10 })),
+      options: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: OPTIONS_MAX })),
       blocking: Type.Optional(Type.Boolean()),
       waitSeconds: WaitSeconds(DEFAULT_ASK_WAIT_SECONDS),
     }),

@@ -1,4 +1,5 @@
 import { type TObject, type TSchema, Type } from "@sinclair/typebox";
+import { PRIORITY_MAX, PRIORITY_MIN } from "../model/limits.js";
 
 // The `outputSchema` of each tool: what its structuredContent holds, so a client can validate
 // it. The fields a model acts on are declared and required; bigger records (a full ticket, a
@@ -18,7 +19,7 @@ const Row = Type.Object({
   id: Id,
   title: Type.String(),
   lane: Type.String(),
-  priority: Type.Integer({ minimum: 1, maximum: 4 }),
+  priority: Type.Integer({ minimum: PRIORITY_MIN, maximum: PRIORITY_MAX }),
   tags: Type.Array(Type.String()),
   resolved: Type.Boolean(),
   archived: Type.Boolean(),
@@ -42,7 +43,7 @@ export const TicketOutput = Type.Object(
     laneId: Id,
     title: Type.String(),
     bodyMarkdown: Type.String(),
-    priority: Type.Integer({ minimum: 1, maximum: 4 }),
+    priority: Type.Integer({ minimum: PRIORITY_MIN, maximum: PRIORITY_MAX }),
     isResolved: Type.Boolean(),
     isArchived: Type.Boolean(),
     claim: Type.Optional(Nullable(Claim)),

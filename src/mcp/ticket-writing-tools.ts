@@ -8,6 +8,7 @@ import {
   setRelation,
   updateAtVersion,
 } from "../client/ticket-operations.js";
+import { EVENT_SOURCE_MAX, TITLE_MAX } from "../model/limits.js";
 import {
   ChangedRowsOutput,
   CommentOutput,
@@ -264,8 +265,8 @@ export const ticketWritingTools: TackTool[] = [
       "Appends a structured event to a ticket's trail (kind e.g. progress, decision, test_result, blocked; data any JSON object), so your work is queryable. Returns the event.",
     input: Type.Object({
       ticketId: TicketId,
-      kind: Type.String({ minLength: 1, maxLength: 100 }),
-      title: Type.String({ minLength: 1, maxLength: 500 }),
+      kind: Type.String({ minLength: 1, maxLength: EVENT_SOURCE_MAX }),
+      title: Type.String({ minLength: 1, maxLength: TITLE_MAX }),
       summary: Type.Optional(Type.String()),
       severity: Type.Optional(Type.String({ description: "e.g. info, warning, error." })),
       data: Type.Optional(Type.Object({}, { additionalProperties: true })),

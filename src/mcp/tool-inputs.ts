@@ -1,5 +1,12 @@
 import { Type } from "@sinclair/typebox";
 import { chooseBoard } from "../client/board-choice.js";
+import {
+  LEASE_DEFAULT_SECONDS,
+  LEASE_MAX_SECONDS,
+  LEASE_MIN_SECONDS,
+  PRIORITY_MAX,
+  PRIORITY_MIN,
+} from "../model/limits.js";
 import type { ToolContext } from "./tool-kit.js";
 
 // The arguments several tools share, declared once so each reads the same to a model.
@@ -16,9 +23,9 @@ export const Offset = Type.Optional(
 );
 export const LeaseSeconds = Type.Optional(
   Type.Integer({
-    minimum: 10,
-    maximum: 86400,
-    description: "Lease length in seconds, default 900.",
+    minimum: LEASE_MIN_SECONDS,
+    maximum: LEASE_MAX_SECONDS,
+    description: `Lease length in seconds, default ${LEASE_DEFAULT_SECONDS}.`,
   }),
 );
 export const IdempotencyKey = Type.Optional(
@@ -29,8 +36,8 @@ export const IdempotencyKey = Type.Optional(
   }),
 );
 export const Priority = Type.Integer({
-  minimum: 1,
-  maximum: 4,
+  minimum: PRIORITY_MIN,
+  maximum: PRIORITY_MAX,
   description: "1 low, 2 medium, 3 high, 4 urgent.",
 });
 export const NotBefore = Type.String({

@@ -45,3 +45,6 @@ export const EVENT_SOURCE_MAX = 100;
 export const TEMPLATE_TICKETS_MAX = 200;
 export const TEMPLATE_KEY_MAX = 50;
 export const TEMPLATE_DESCRIPTION_MAX = 10_000;
+
+/** A limit as the descriptions write it: 10,000 rather than 10000. */
+export const grouped = (limit: number): string => limit.toLocaleString("en-US");

@@ -1,6 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { Id, Nullable, Timestamp } from "./common.js";
-import { BODY_MAX, TEMPLATE_TICKETS_MAX } from "./limits.js";
+import { BODY_MAX, TEMPLATE_KEY_MAX, TEMPLATE_TICKETS_MAX } from "./limits.js";
 import { Priority } from "./tickets.js";
 
 // Templates (docs/api.md, "Templates"). Strings are plain here: trimming, lengths after
@@ -9,7 +9,7 @@ import { Priority } from "./tickets.js";
 
 /** One ticket of a template; a request may leave out all but key and title. */
 export const templateTicketFields = {
-  key: Type.String({ description: "1-50 characters, unique in the template." }),
+  key: Type.String({ description: `1-${TEMPLATE_KEY_MAX} characters, unique in the template.` }),
   title: Type.String({ description: "A ticket title; may contain {{variables}}." }),
   bodyMarkdown: Type.String({ maxLength: BODY_MAX, description: "May contain {{variables}}." }),
   laneName: Nullable(

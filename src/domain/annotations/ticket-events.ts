@@ -1,3 +1,4 @@
+import { EVENT_SOURCE_MAX } from "../../model/limits.js";
 import type { Stores } from "../../storage/index.js";
 import type { NewTicketEvent } from "../../storage/ticket-events.js";
 import { now } from "../clock.js";
@@ -17,8 +18,6 @@ export interface TicketEventInput {
   data?: Record<string, unknown>;
 }
 
-/** docs/api.md, "Limits": source and kind 1-100 characters, title 1-500 (after trimming). */
-export const EVENT_SOURCE_MAX = 100;
 /** Limits the contract leaves open (docs/decisions.md): summary like a body, the rest short. */
 const SEVERITY_MAX = 100;
 const ICON_MAX = 2000;

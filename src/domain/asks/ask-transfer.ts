@@ -1,9 +1,9 @@
 import type { ExportedAsk } from "../../model/asks.js";
+import { ACTOR_MAX } from "../../model/limits.js";
 import type { NewAsk } from "../../storage/asks.js";
 import { InvalidInput } from "../errors.js";
 import type { Ask, AskStatus } from "../model.js";
 import { cleanName } from "../names.js";
-import { ACTOR_MAX } from "../tickets/ticket-claims.js";
 import { checkQuestion, cleanAnswer, cleanOptions } from "./asks.js";
 
 /**

@@ -1,3 +1,12 @@
+import {
+  ACTOR_MAX,
+  ANSWER_TEXT_MAX,
+  OPTION_MAX,
+  OPTIONS_MAX,
+  QUESTION_MAX,
+  WAIT_MAX_SECONDS,
+  WAIT_MIN_SECONDS,
+} from "../../model/limits.js";
 import type { Stores } from "../../storage/index.js";
 import type { ActivityRecorder } from "../activity.js";
 import type { BoardService } from "../boards/boards.js";
@@ -6,18 +15,8 @@ import { Conflict, InvalidInput, NotFound } from "../errors.js";
 import { renderMarkdown } from "../markdown.js";
 import type { Ask, AskStatus } from "../model.js";
 import { cleanName } from "../names.js";
-import { ACTOR_MAX } from "../tickets/ticket-claims.js";
 import type { BoardChanges, Transact } from "../transaction.js";
 import type { AskWaiters } from "./ask-waiters.js";
-
-/** Limits of docs/api.md, "Asks" (characters after trimming). */
-export const QUESTION_MAX = 10_000;
-export const ANSWER_TEXT_MAX = 10_000;
-export const OPTION_MAX = 200;
-export const OPTIONS_MAX = 10;
-/** `?wait=` bounds, in seconds. */
-export const WAIT_MIN_SECONDS = 1;
-export const WAIT_MAX_SECONDS = 60;
 
 export interface AskInput {
   actor: string;

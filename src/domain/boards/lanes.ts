@@ -1,3 +1,4 @@
+import { WIP_LIMIT_MAX, WIP_LIMIT_MIN } from "../../model/limits.js";
 import type { Stores } from "../../storage/index.js";
 import { now } from "../clock.js";
 import { Conflict, InvalidInput, NotFound } from "../errors.js";
@@ -13,15 +14,16 @@ export interface LanePatch {
 }
 
 /**
- * The range of docs/api.md, "Lanes" (WIP limits); the HTTP schemas check it too, an import checks
- * it here.
+ * The range of docs/api.md, "Lanes" (WIP limits, model/limits.ts); the HTTP schemas check it too,
+ * an import checks it here.
  */
-export const WIP_LIMIT_MAX = 10_000;
-
 export function isWipLimit(value: unknown): value is number | null {
   return (
     value === null ||
-    (typeof value === "number" && Number.isInteger(value) && value >= 1 && value <= WIP_LIMIT_MAX)
+    (typeof value === "number" &&
+      Number.isInteger(value) &&
+      value >= WIP_LIMIT_MIN &&
+      value <= WIP_LIMIT_MAX)
   );
 }
 

@@ -1,3 +1,9 @@
+import {
+  DEFAULT_PRIORITY,
+  TEMPLATE_DESCRIPTION_MAX,
+  TEMPLATE_KEY_MAX,
+  TEMPLATE_TICKETS_MAX,
+} from "../../model/limits.js";
 import type { TemplateTicket } from "../../model/templates.js";
 import { InvalidInput } from "../errors.js";
 import { BODY_MAX, cleanName, nameKey, TITLE_MAX } from "../names.js";
@@ -9,11 +15,6 @@ import { findBlockerCycle } from "../tickets/blocker-cycles.js";
  * Messages name the element as sent (`tickets[2].parentKey`), under a prefix the caller gives
  * (`templates[0].tickets` in an import).
  */
-
-export const TEMPLATE_TICKETS_MAX = 200;
-export const TEMPLATE_KEY_MAX = 50;
-export const TEMPLATE_DESCRIPTION_MAX = 10_000;
-export const DEFAULT_PRIORITY = 2;
 
 /** One ticket of a template as a request sends it. */
 export interface TemplateTicketInput {

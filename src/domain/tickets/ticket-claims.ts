@@ -1,3 +1,9 @@
+import {
+  ACTOR_MAX,
+  LEASE_DEFAULT_SECONDS,
+  LEASE_MAX_SECONDS,
+  LEASE_MIN_SECONDS,
+} from "../../model/limits.js";
 import type { Stores } from "../../storage/index.js";
 import type { ActivityRecorder } from "../activity.js";
 import type { BoardService } from "../boards/boards.js";
@@ -7,12 +13,6 @@ import { cleanName, nameKey } from "../names.js";
 import type { BoardChanges, Transact } from "../transaction.js";
 import { claimView } from "./claim-view.js";
 import type { TicketViews, TicketWritten } from "./ticket-views.js";
-
-/** docs/api.md, "Coordination for agents": lease bounds and default, in seconds. */
-export const LEASE_MIN_SECONDS = 10;
-export const LEASE_MAX_SECONDS = 86_400;
-export const LEASE_DEFAULT_SECONDS = 900;
-export const ACTOR_MAX = 100;
 
 /** Why a claim ended other than by expiry (activity `ticket_released`, detail `reason`). */
 export type ClaimEndReason = "released" | "resolved" | "archived" | "moved";

@@ -1,3 +1,4 @@
+import { WIP_LIMIT_MAX, WIP_LIMIT_MIN } from "../../model/limits.js";
 import type {
   ImportedComment,
   ImportedEvent,
@@ -16,7 +17,7 @@ import { cleanReason } from "../annotations/tag-reasons.js";
 import { cleanTicketEvent, type TicketEventInput } from "../annotations/ticket-events.js";
 import { type ImportAsk, planImportedAsk } from "../asks/ask-transfer.js";
 import type { BoardService } from "../boards/boards.js";
-import { isWipLimit, WIP_LIMIT_MAX } from "../boards/lanes.js";
+import { isWipLimit } from "../boards/lanes.js";
 import { DEFAULT_TAG_COLOR } from "../boards/tags.js";
 import { now } from "../clock.js";
 import { InvalidInput } from "../errors.js";
@@ -140,7 +141,7 @@ export function planImport(document: ImportDocument, at: string): ImportPlan {
     const wipLimit = lane.wipLimit ?? null;
     if (!isWipLimit(wipLimit)) {
       throw new InvalidInput(
-        `lanes[${index}].wipLimit (lane "${name}") must be an integer from 1 to ${WIP_LIMIT_MAX} or null`,
+        `lanes[${index}].wipLimit (lane "${name}") must be an integer from ${WIP_LIMIT_MIN} to ${WIP_LIMIT_MAX} or null`,
       );
     }
     return { name, wipLimit };

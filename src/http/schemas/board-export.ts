@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { TagColor } from "../../model/boards.js";
-import { BODY_MAX } from "../../model/limits.js";
+import { BODY_MAX, grouped, WIP_LIMIT_MAX, WIP_LIMIT_MIN } from "../../model/limits.js";
 import { Priority } from "../../model/tickets.js";
 import {
   MAX_IMPORT_COMMENTS_PER_TICKET,
@@ -116,7 +116,9 @@ export const BoardImport = Type.Object(
         name: Type.String(),
         // Checked by the import itself, so the 400 names the lane (docs/api.md, "Insights").
         wipLimit: Type.Optional(
-          Type.Unknown({ description: "1-10,000 or null (none); absent: none" }),
+          Type.Unknown({
+            description: `${WIP_LIMIT_MIN}-${grouped(WIP_LIMIT_MAX)} or null (none); absent: none`,
+          }),
         ),
       }),
       { maxItems: MANY },

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { TEMPLATE_DESCRIPTION_MAX, TEMPLATE_TICKETS_MAX } from "../../model/limits.js";
+import { NAME_MAX, TEMPLATE_DESCRIPTION_MAX, TEMPLATE_TICKETS_MAX } from "../../model/limits.js";
 import { templateTicketFields } from "../../model/templates.js";
 import { Priority } from "../../model/tickets.js";
 import { Timestamp } from "./common.js";
@@ -39,7 +39,7 @@ const Description = Type.String({
 });
 
 export const TemplateCreateBody = Type.Object({
-  name: Type.String({ description: "1-200 characters, unique per board ignoring case." }),
+  name: Type.String({ description: `1-${NAME_MAX} characters, unique per board ignoring case.` }),
   description: Type.Optional(Description),
   tickets: TemplateTickets,
 });

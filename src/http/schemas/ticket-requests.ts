@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { BODY_MAX } from "../../domain/names.js";
+import { BODY_MAX, TITLE_MAX } from "../../model/limits.js";
+import { Priority } from "../../model/tickets.js";
 import { Id, IdList, Nullable } from "./common.js";
-import { Priority } from "./tickets.js";
 
 // Request bodies and the list query of the ticket endpoints. Names are plain strings here:
 // trimming and length limits of titles live in domain/names.ts (one rule, one message).
@@ -17,7 +17,7 @@ const TicketIds = Type.Array(Id, { minItems: 1, maxItems: 100_000 });
 const upsertFields = {
   laneId: Type.Optional(Id),
   parentTicketId: Type.Optional(Nullable(Id)),
-  title: Type.Optional(Type.String({ description: "1-500 characters after trimming." })),
+  title: Type.Optional(Type.String({ description: `1-${TITLE_MAX} characters after trimming.` })),
   bodyMarkdown: Type.Optional(Type.String({ maxLength: BODY_MAX })),
   isResolved: Type.Optional(Type.Boolean()),
   isCompleted: Type.Optional(deprecatedCompleted),
