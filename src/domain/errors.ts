@@ -17,6 +17,12 @@ export class NotFound extends DomainError {
   readonly status = 404;
 }
 
+/** `value`, or NotFound ("board not found") when the store had no `what` by that id. */
+export function found<T>(value: T | null | undefined, what: string): T {
+  if (value === undefined || value === null) throw new NotFound(`${what} not found`);
+  return value;
+}
+
 /** The request conflicts with the current state (409). */
 export class Conflict extends DomainError {
   readonly status = 409;

@@ -1,7 +1,7 @@
 import type { Stores } from "../../storage/index.js";
 import type { ActivityRecorder } from "../activity.js";
 import { now } from "../clock.js";
-import { InvalidInput, NotFound } from "../errors.js";
+import { found, InvalidInput } from "../errors.js";
 import { renderMarkdown } from "../markdown.js";
 import type { Comment } from "../model.js";
 import { BODY_MAX, cleanName } from "../names.js";
@@ -38,9 +38,7 @@ export function commentService(
   const { tickets, activity } = deps;
 
   function require(commentId: number): Comment {
-    const comment = comments.get(commentId);
-    if (!comment) throw new NotFound("comment not found");
-    return comment;
+    return found(comments.get(commentId), "comment");
   }
 
   function assertEditable(comment: Comment): void {

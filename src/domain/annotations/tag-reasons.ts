@@ -2,7 +2,7 @@ import type { Stores } from "../../storage/index.js";
 import type { TagReasonRecord } from "../../storage/tag-reasons.js";
 import type { ActivityRecorder } from "../activity.js";
 import { now } from "../clock.js";
-import { InvalidInput, NotFound } from "../errors.js";
+import { found, InvalidInput, NotFound } from "../errors.js";
 import type { Tag } from "../model.js";
 import { BODY_MAX, optionalText } from "../names.js";
 import type { TicketService } from "../tickets/tickets.js";
@@ -72,8 +72,7 @@ export function tagReasonService(
       const reason = input.reason === undefined ? undefined : cleanReason(input.reason);
       return transact((changes) => {
         const ticket = tickets.require(ticketId);
-        const tag = tags.get(tagId);
-        if (!tag) throw new NotFound("tag not found");
+        const tag = found(tags.get(tagId), "tag");
         if (tag.boardId !== ticket.boardId) {
           throw new InvalidInput("tag is not a tag of this ticket's board");
         }
@@ -118,8 +117,7 @@ export function tagReasonService(
     remove(ticketId: number, tagId: number): void {
       transact((changes) => {
         const ticket = tickets.require(ticketId);
-        const tag = tags.get(tagId);
-        if (!tag) throw new NotFound("tag not found");
+        const tag = found(tags.get(tagId), "tag");
         const before = tagReasons.get(ticketId, tagId);
         if (!before) throw new NotFound("tag is not attached to this ticket");
         tagReasons.remove(ticketId, tagId);

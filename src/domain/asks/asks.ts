@@ -11,7 +11,7 @@ import type { Stores } from "../../storage/index.js";
 import type { ActivityRecorder } from "../activity.js";
 import type { BoardService } from "../boards/boards.js";
 import { now } from "../clock.js";
-import { Conflict, InvalidInput, NotFound } from "../errors.js";
+import { Conflict, found, InvalidInput, NotFound } from "../errors.js";
 import { renderMarkdown } from "../markdown.js";
 import type { Ask, AskStatus } from "../model.js";
 import { cleanName } from "../names.js";
@@ -112,15 +112,11 @@ export function askService(
   const { boards, activity, waiters } = deps;
 
   function require(askId: number): Ask {
-    const ask = asks.get(askId);
-    if (!ask) throw new NotFound("ask not found");
-    return ask;
+    return found(asks.get(askId), "ask");
   }
 
   function requireTicket(ticketId: number) {
-    const ticket = tickets.row(ticketId);
-    if (!ticket) throw new NotFound("ticket not found");
-    return ticket;
+    return found(tickets.row(ticketId), "ticket");
   }
 
   /** An open ask, or 409 naming its status (checked before anything else of a request). */

@@ -1,9 +1,9 @@
 import type { Stores } from "../../storage/index.js";
 import { now } from "../clock.js";
-import { InvalidInput, NotFound } from "../errors.js";
+import { found, InvalidInput } from "../errors.js";
 import type { Board, BoardShell } from "../model.js";
 import { cleanName } from "../names.js";
-import type { Transact } from "../transaction.js";
+import type { BoardChanges, Transact } from "../transaction.js";
 import { NO_TRASH, type TrashKeeper } from "../trash/trash-keeper.js";
 
 const DEFAULT_LANES = ["todo", "doing", "done"];
@@ -16,9 +16,7 @@ export function boardService(
   const { boards, lanes, tags } = stores;
 
   function require(boardId: number): Board {
-    const board = boards.get(boardId);
-    if (!board) throw new NotFound("board not found");
-    return board;
+    return found(boards.get(boardId), "board");
   }
 
   return {
@@ -83,6 +81,19 @@ export function boardService(
 export type BoardService = ReturnType<typeof boardService>;
 
 /** Checks that `given` lists each of `existing` exactly once (used by the reorder endpoints). */
+/**
+ * A change to a board's shell (one of its lanes or tags made, changed, deleted or restored): the
+ * board's updatedAt moves, and the unit of work counts the board as changed.
+ */
+export function shellChanged(
+  stores: Pick<Stores, "boards">,
+  boardId: number,
+  changes: Pick<BoardChanges, "touched">,
+): void {
+  stores.boards.touch(boardId, now());
+  changes.touched(boardId);
+}
+
 export function assertPermutation(
   given: number[],
   existing: number[],

@@ -1,12 +1,11 @@
 import { WIP_LIMIT_MAX, WIP_LIMIT_MIN } from "../../model/limits.js";
 import type { Stores } from "../../storage/index.js";
-import { now } from "../clock.js";
-import { Conflict, InvalidInput, NotFound } from "../errors.js";
+import { Conflict, found, InvalidInput } from "../errors.js";
 import type { Lane } from "../model.js";
 import { cleanName } from "../names.js";
 import type { Transact } from "../transaction.js";
 import { NO_TRASH, type TrashKeeper } from "../trash/trash-keeper.js";
-import { assertPermutation, type BoardService } from "./boards.js";
+import { assertPermutation, type BoardService, shellChanged } from "./boards.js";
 
 export interface LanePatch {
   name?: string;
@@ -36,15 +35,7 @@ export function laneService(
   const { lanes } = stores;
 
   function require(laneId: number): Lane {
-    const lane = lanes.get(laneId);
-    if (!lane) throw new NotFound("lane not found");
-    return lane;
-  }
-
-  /** Lane changes alter the board shell, so they bump the board's updatedAt too. */
-  function boardChanged(boardId: number, changes: { touched(id: number): void }): void {
-    stores.boards.touch(boardId, now());
-    changes.touched(boardId);
+    return found(lanes.get(laneId), "lane");
   }
 
   return {
@@ -60,7 +51,7 @@ export function laneService(
       return transact((changes) => {
         boards.require(boardId);
         const id = lanes.insert(boardId, laneName, wipLimit);
-        boardChanged(boardId, changes);
+        shellChanged(stores, boardId, changes);
         return require(id);
       });
     },
@@ -73,7 +64,7 @@ export function laneService(
         laneIds.forEach((id, position) => {
           lanes.setPosition(id, position);
         });
-        boardChanged(boardId, changes);
+        shellChanged(stores, boardId, changes);
         return lanes.listByBoard(boardId);
       });
     },
@@ -88,7 +79,7 @@ export function laneService(
         const lane = require(laneId);
         if (laneName !== undefined) lanes.rename(laneId, laneName);
         if (patch.wipLimit !== undefined) lanes.setWipLimit(laneId, patch.wipLimit);
-        boardChanged(lane.boardId, changes);
+        shellChanged(stores, lane.boardId, changes);
         return require(laneId);
       });
     },
@@ -103,7 +94,7 @@ export function laneService(
         lanes.listByBoard(lane.boardId).forEach((rest, position) => {
           if (rest.position !== position) lanes.setPosition(rest.id, position);
         });
-        boardChanged(lane.boardId, changes);
+        shellChanged(stores, lane.boardId, changes);
       });
     },
   };

@@ -1,12 +1,11 @@
 import type { Stores } from "../../storage/index.js";
 import type { ActivityRecorder } from "../activity.js";
-import { now } from "../clock.js";
-import { Conflict, InvalidInput, NotFound } from "../errors.js";
+import { Conflict, found, InvalidInput } from "../errors.js";
 import type { Tag } from "../model.js";
 import { cleanName, nameKey } from "../names.js";
 import type { Transact } from "../transaction.js";
 import { NO_TRASH, type TrashKeeper } from "../trash/trash-keeper.js";
-import type { BoardService } from "./boards.js";
+import { type BoardService, shellChanged } from "./boards.js";
 
 export const DEFAULT_TAG_COLOR = "#6b7280";
 
@@ -20,9 +19,7 @@ export function tagService(
   const { tags } = stores;
 
   function require(tagId: number): Tag {
-    const tag = tags.get(tagId);
-    if (!tag) throw new NotFound("tag not found");
-    return tag;
+    return found(tags.get(tagId), "tag");
   }
 
   /** Tag names are unique per board, compared case-insensitively after trimming. */
@@ -31,11 +28,6 @@ export function tagService(
     if (clash && clash.id !== exceptTagId) {
       throw new Conflict(`a tag named ${clash.name} already exists on this board`);
     }
-  }
-
-  function boardChanged(boardId: number, changes: { touched(id: number): void }): void {
-    stores.boards.touch(boardId, now());
-    changes.touched(boardId);
   }
 
   return {
@@ -52,7 +44,7 @@ export function tagService(
         boards.require(boardId);
         assertNameFree(boardId, nameKey(name));
         const id = tags.insert(boardId, name, nameKey(name), input.color ?? DEFAULT_TAG_COLOR);
-        boardChanged(boardId, changes);
+        shellChanged(stores, boardId, changes);
         return require(id);
       });
     },
@@ -67,7 +59,7 @@ export function tagService(
         const nextName = name ?? tag.name;
         if (name !== undefined) assertNameFree(tag.boardId, nameKey(name), tagId);
         tags.update(tagId, nextName, nameKey(nextName), input.color ?? tag.color);
-        boardChanged(tag.boardId, changes);
+        shellChanged(stores, tag.boardId, changes);
         return require(tagId);
       });
     },
@@ -91,7 +83,7 @@ export function tagService(
           });
         }
         tags.remove(tagId);
-        boardChanged(tag.boardId, changes);
+        shellChanged(stores, tag.boardId, changes);
       });
     },
   };

@@ -12,7 +12,7 @@ import { RemoteError } from "../../providers/types.js";
 import type { Stores } from "../../storage/index.js";
 import type { ActivityRecorder } from "../activity.js";
 import { now } from "../clock.js";
-import { Conflict, InvalidInput, NotFound } from "../errors.js";
+import { Conflict, found, InvalidInput } from "../errors.js";
 import type { Comment } from "../model.js";
 import type { TicketService } from "../tickets/tickets.js";
 import type { Transact } from "../transaction.js";
@@ -34,9 +34,7 @@ export function commentPushService(
   const { tickets, activity, remote } = deps;
 
   function requireComment(commentId: number): Comment {
-    const comment = comments.get(commentId);
-    if (!comment) throw new NotFound("comment not found");
-    return comment;
+    return found(comments.get(commentId), "comment");
   }
 
   /** Checks, then commits `pushing`; returns what the remote call needs. */

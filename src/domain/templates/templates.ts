@@ -4,7 +4,7 @@ import type { TemplateRow } from "../../storage/templates.js";
 import type { BoardService } from "../boards/boards.js";
 import type { TagService } from "../boards/tags.js";
 import { now } from "../clock.js";
-import { Conflict, InvalidInput, NotFound } from "../errors.js";
+import { Conflict, found, InvalidInput } from "../errors.js";
 import type { Lane, Ticket } from "../model.js";
 import { cleanName, nameKey, TITLE_MAX } from "../names.js";
 import type { TicketService } from "../tickets/tickets.js";
@@ -63,9 +63,7 @@ export function templateService(
   const { templates } = stores;
 
   function require(templateId: number): TemplateRow {
-    const template = templates.get(templateId);
-    if (!template) throw new NotFound("template not found");
-    return template;
+    return found(templates.get(templateId), "template");
   }
 
   /** Names are unique per board ignoring case, like tag names. */

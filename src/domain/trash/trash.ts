@@ -10,8 +10,9 @@ import type {
   TrashKind,
 } from "../../storage/trash.js";
 import type { ActivityRecorder } from "../activity.js";
+import { shellChanged } from "../boards/boards.js";
 import { now } from "../clock.js";
-import { Conflict, NotFound } from "../errors.js";
+import { Conflict, found } from "../errors.js";
 import type { BoardChanges, Transact } from "../transaction.js";
 import { restoreTicketLinks } from "./ticket-links.js";
 
@@ -49,9 +50,7 @@ export function trashService(stores: TrashStores, activity: ActivityRecorder, tr
 
   function requireEntry(id: number) {
     purge();
-    const found = trash.get(id);
-    if (!found) throw new NotFound("trash entry not found");
-    return found;
+    return found(trash.get(id), "trash entry");
   }
 
   /** 409 naming what has to come back first, or saying it is gone for good. */
@@ -88,9 +87,7 @@ export function trashService(stores: TrashStores, activity: ActivityRecorder, tr
     trash.openLaneGap(entry.boardId, snapshot.position);
     trash.insertRows(snapshot.rows);
     trash.renumberLanes(entry.boardId);
-    // As any lane or tag change: the board shell changed.
-    stores.boards.touch(entry.boardId, now());
-    changes.touched(entry.boardId);
+    shellChanged(stores, entry.boardId, changes);
   }
 
   function restoreTag(snapshot: TagSnapshot, entry: TrashEntry, changes: BoardChanges): void {
@@ -109,8 +106,7 @@ export function trashService(stores: TrashStores, activity: ActivityRecorder, tr
           : link,
       );
     trash.insertRows({ ...snapshot.rows, ticket_tags: links });
-    stores.boards.touch(entry.boardId, now());
-    changes.touched(entry.boardId);
+    shellChanged(stores, entry.boardId, changes);
   }
 
   function restoreComment(snapshot: CommentSnapshot, entry: TrashEntry, changes: BoardChanges) {
