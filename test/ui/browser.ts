@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after } from "node:test";
 import { fileURLToPath } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { buildOnce } from "../helpers/build-once.js";
 
 // Browser tests drive Debian's Chromium (never a downloaded browser) through playwright-core,
 // against a real tack (startTestServer) on a temporary database. One browser per test file.
@@ -13,26 +14,9 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 export const UI_DIR = join(root, "dist", "ui");
 export const CHROMIUM = process.env.TACK_CHROMIUM ?? "/usr/bin/chromium";
 
-/**
- * Builds the UI when dist/ui is missing or older than a file under ui/. Test files run in
- * parallel processes, so one builds while the others wait on a lock folder (mkdir is atomic).
- */
+/** Builds the UI when dist/ui is missing or older than a file under ui/. */
 export function ensureUiBuilt(): void {
-  if (isFresh()) return;
-  const lock = join(root, "dist", ".ui-build-lock");
-  mkdirSync(join(root, "dist"), { recursive: true });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (Date.now() > deadline) rmSync(lock, { recursive: true, force: true });
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-    }
-  }
-  try {
-    if (isFresh()) return;
+  buildOnce("ui", isFresh, () =>
     execFileSync(
       process.execPath,
       [
@@ -44,10 +28,8 @@ export function ensureUiBuilt(): void {
         "warn",
       ],
       { cwd: root, stdio: "inherit" },
-    );
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
+    ),
+  );
 }
 
 function isFresh(): boolean {
