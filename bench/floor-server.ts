@@ -1,16 +1,21 @@
 /**
  * The floor server of bench/write-floor.ts: the least an HTTP service on tack's stack (Node 20,
- * Fastify 5 with TypeBox schemas, better-sqlite3, tack's Markdown renderer) can do for each of
- * issue #11's single-ticket scenarios, with none of tack's rules. A create inserts one ticket row
- * and one activity row and answers the new ticket; a title PATCH updates the row, adds an
+ * Fastify 5 with TypeBox schemas, better-sqlite3 in WAL mode, tack's Markdown renderer) can do
+ * for each single-ticket request, with none of tack's rules, on the board tack is measured on
+ * (10,000 tickets over 8 lanes with their bodies, 24,000 comments). A create inserts one ticket
+ * row and one activity row and answers the new ticket; a title PATCH updates the row, adds an
  * activity row and answers the ticket; a comment inserts it and an activity row; a detail reads
- * the ticket row and its comments. Answers have the field set of the contract's Ticket (the
- * lists that would need more tables are empty), serialized from a response schema.
+ * the ticket row and its comments. A trigger keeps a trigram FTS5 index of each ticket's title
+ * and body as their own rows (as tack's search index keeps its parts), so a create indexes both
+ * and a title PATCH rewrites the title's row. Answers have the field set of the contract's
+ * Ticket (the lists that would need more tables are empty), serialized from a response schema.
  *
- * `node --import tsx bench/floor-server.ts <group|full> <render|plain> <db file>` prints
- * `listening on <url>`. `group`: commits with synchronous = NORMAL and answers after an fsync
- * of the log shared by concurrent writes (tack's storage/group-commit.ts); `full`: every commit
- * fsyncs (synchronous = FULL). `plain` stores the Markdown as its HTML, unrendered.
+ * `node --import tsx bench/floor-server.ts <group|full> <render|plain> <db file> [tickets]
+ * [comments]` prints
+ * `listening on <url>`. `group`: tack's default durability (storage/group-commit.ts): commits
+ * with synchronous = NORMAL, each answer waits for an fdatasync of the log shared by the writes
+ * committed meanwhile; `full`: every commit fsyncs inside the COMMIT (synchronous = FULL).
+ * `plain` stores the Markdown as its HTML, unrendered. `seed` only seeds the file and exits.
  */
 import { type Static, Type } from "@sinclair/typebox";
 import Database from "better-sqlite3";
@@ -19,13 +24,20 @@ import { renderMarkdown } from "../src/domain/markdown.js";
 import { groupCommit } from "../src/storage/group-commit.js";
 import { issueBoardDocument } from "./dataset.js";
 
-const [durability = "group", rendering = "render", dbFile = "floor.sqlite"] = process.argv.slice(2);
+const [
+  durability = "group",
+  rendering = "render",
+  dbFile = "floor.sqlite",
+  tickets = "10000",
+  comments = "24000",
+] = process.argv.slice(2);
 const toHtml = rendering === "render" ? renderMarkdown : (markdown: string) => markdown;
 
 const db = new Database(dbFile);
 db.pragma("journal_mode = WAL");
 db.pragma("synchronous = FULL");
-db.exec(`
+const seeded = db.prepare("SELECT 1 FROM sqlite_schema WHERE name = 'tickets'").get() !== undefined;
+const SCHEMA = `
   CREATE TABLE tickets (id INTEGER PRIMARY KEY AUTOINCREMENT, board_id INTEGER NOT NULL,
     lane_id INTEGER NOT NULL, title TEXT NOT NULL, body_markdown TEXT NOT NULL,
     body_html TEXT NOT NULL, priority INTEGER NOT NULL, position INTEGER NOT NULL,
@@ -37,10 +49,20 @@ db.exec(`
   CREATE TABLE activity (id INTEGER PRIMARY KEY AUTOINCREMENT, ticket_id INTEGER NOT NULL,
     kind TEXT NOT NULL, created_at TEXT NOT NULL);
   CREATE INDEX activity_by_ticket ON activity (ticket_id, created_at);
-`);
-
-// The bench's board: 5,000 tickets over 8 lanes with their bodies, 12,000 comments.
-const seed = issueBoardDocument({ tickets: 5000, comments: 12000 });
+  CREATE VIRTUAL TABLE ticket_search USING fts5(
+    text, tokenize = 'trigram case_sensitive 1', content = '', contentless_delete = 1,
+    detail = 'none');
+  CREATE TRIGGER ticket_search_added AFTER INSERT ON tickets BEGIN
+    INSERT INTO ticket_search (rowid, text)
+      VALUES (NEW.id * 2, lower(NEW.title)), (NEW.id * 2 + 1, lower(NEW.body_markdown));
+  END;
+  CREATE TRIGGER ticket_search_renamed AFTER UPDATE OF title ON tickets
+  WHEN OLD.title IS NOT NEW.title BEGIN
+    DELETE FROM ticket_search WHERE rowid = NEW.id * 2;
+    INSERT INTO ticket_search (rowid, text) VALUES (NEW.id * 2, lower(NEW.title));
+  END;
+`;
+if (!seeded) db.exec(SCHEMA);
 const insertTicket = db.prepare(
   `INSERT INTO tickets (board_id, lane_id, title, body_markdown, body_html, priority, position,
      created_at, updated_at) VALUES (1, ?, ?, ?, ?, 2, ?, ?, ?)`,
@@ -51,7 +73,8 @@ const insertComment = db.prepare(
 const insertActivity = db.prepare(
   "INSERT INTO activity (ticket_id, kind, created_at) VALUES (?, ?, ?)",
 );
-db.transaction(() => {
+function seedBoard(): void {
+  const seed = issueBoardDocument({ tickets: Number(tickets), comments: Number(comments) });
   const laneOf = new Map(seed.lanes.map((lane, index) => [lane.id, index + 1]));
   seed.tickets.forEach((ticket, index) => {
     const at = new Date().toISOString();
@@ -71,7 +94,13 @@ db.transaction(() => {
       insertComment.run(id, comment.bodyMarkdown, toHtml(comment.bodyMarkdown), at);
     }
   });
-})();
+}
+// A file seeded before (`seed` seeds one and exits; write-floor.ts copies it per run) is used as is.
+if (!seeded) db.transaction(seedBoard)();
+if (durability === "seed") {
+  db.close();
+  process.exit(0);
+}
 
 const durable = durability === "group" ? groupCommit(db, dbFile) : null;
 

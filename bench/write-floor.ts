@@ -1,17 +1,20 @@
 /**
- * `npm run bench -- floor [--rounds N]`: what issue #11's single-ticket scenarios cost when an HTTP service on
- * tack's stack does nothing but the operation (bench/floor-server.ts), next to tack itself, all
- * on the same 5,000-ticket board, 10 requests in flight, server CPU per request (all threads)
- * and requests per second. The floor servers and tack alternate round by round (a fresh
- * process each), as the machine's load drifts; medians of `--rounds` (default 3) are printed.
+ * `npm run bench -- floor [--rounds N] [--scenarios a,b]`: what the single-ticket requests
+ * (create, title PATCH, comment, detail) cost when an HTTP service on tack's stack does nothing
+ * but the operation (bench/floor-server.ts), next to tack itself, all on a 10,000-ticket board
+ * (the swarm's: 8 lanes, 24,000 comments), 10 requests in flight, server CPU per request (all
+ * threads) and requests per second. The floor servers and tack alternate round by round (a
+ * fresh process each, on a fresh copy of a database seeded once), as the machine's load drifts;
+ * medians of `--rounds` (default 3) are printed, then tack's ratio to each floor.
  *
- * Floors measured: `floor` (group commit, bodies rendered by tack's renderer: the least a
- * durable create, rename, comment or detail can cost on this stack), `floor, FULL` (every
- * commit fsyncs on the event loop) and `floor, unrendered` (no Markdown rendering: what is left
- * of HTTP, validation, two statements, a commit and the answer).
+ * Floors measured: `floor` (tack's default durability, group commit; bodies rendered by tack's
+ * renderer; a trigram FTS5 trigger and an activity row: the least a durable create, rename,
+ * comment or detail can cost on this stack), `floor, FULL` (every commit fsyncs on the event
+ * loop) and `floor, unrendered` (no Markdown rendering: what is left of HTTP, validation, the
+ * statements, a commit and the answer).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,6 +29,7 @@ import {
   runLoad,
   scenarioDurationMs,
   scenarioWarmupMs,
+  seedDatabase,
   startLine,
   startTack,
   waitForIdle,
@@ -34,6 +38,9 @@ import { loadScenarios } from "./scenarios.js";
 
 const SCENARIOS = ["create", "PATCH title", "POST comment", "ticket detail"] as const;
 type ScenarioName = (typeof SCENARIOS)[number];
+const BOARD = { tickets: 10_000, comments: 24_000 };
+const SQLITE_FILES = ["", "-wal", "-shm"];
+const SERVER = fileURLToPath(new URL("./floor-server.ts", import.meta.url));
 
 interface Server {
   pid: number;
@@ -44,14 +51,38 @@ interface Server {
 }
 
 const FLOORS = [
-  { name: "floor", args: ["group", "render"] },
-  { name: "floor, FULL", args: ["full", "render"] },
-  { name: "floor, unrendered", args: ["group", "plain"] },
+  { name: "floor", durability: "group", rendering: "render" },
+  { name: "floor, FULL", durability: "full", rendering: "render" },
+  { name: "floor, unrendered", durability: "group", rendering: "plain" },
 ] as const;
+
+/** A database file copied into a fresh folder (with its log, if any). */
+function copyDatabase(seed: string, folder: string): string {
+  const file = join(folder, "db.sqlite");
+  for (const suffix of SQLITE_FILES) {
+    if (existsSync(seed + suffix)) copyFileSync(seed + suffix, file + suffix);
+  }
+  return file;
+}
+
+function runFloorServer(args: string[]) {
+  return spawn(process.execPath, ["--max-semi-space-size=16", "--import", "tsx", SERVER, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+/** Seeds a floor database (`render` or `plain` bodies) once, in `folder`. */
+async function seedFloor(rendering: string, folder: string): Promise<string> {
+  const file = join(folder, `floor-${rendering}.sqlite`);
+  const child = runFloorServer(["seed", rendering, file, `${BOARD.tickets}`, `${BOARD.comments}`]);
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  if (code !== 0) throw new Error(`seeding the floor (${rendering}) failed: exit ${code}`);
+  return file;
+}
 
 /** The same requests as bench/scenarios.ts, sent to the floor server's routes. */
 function floorRequest(name: ScenarioName, i: number): RequestSpec {
-  const ticket = ((i * 7919) % 5000) + 1;
+  const ticket = ((i * 7919) % BOARD.tickets) + 1;
   const body =
     "Steps to reproduce:\n\n1. open the board\n2. drag a ticket\n\nExpected **no** error; " +
     "see https://ci.example.com/runs/1 and `npm test`.";
@@ -77,20 +108,10 @@ function floorRequest(name: ScenarioName, i: number): RequestSpec {
   }
 }
 
-async function startFloor(args: readonly string[]): Promise<Server> {
+async function startFloor(durability: string, rendering: string, seed: string): Promise<Server> {
   const folder = mkdtempSync(join(tmpdir(), "tack-floor-"));
-  const child = spawn(
-    process.execPath,
-    [
-      "--max-semi-space-size=16",
-      "--import",
-      "tsx",
-      fileURLToPath(new URL("./floor-server.ts", import.meta.url)),
-      ...args,
-      join(folder, "floor.sqlite"),
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const file = copyDatabase(seed, folder);
+  const child = runFloorServer([durability, rendering, file]);
   const url = await startLine(child);
   const pid = child.pid as number;
   const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
@@ -107,42 +128,108 @@ async function startFloor(args: readonly string[]): Promise<Server> {
   };
 }
 
-async function startTackOnBoard(): Promise<Server> {
-  const tack = await startTack([], undefined, { settleMs: 500 });
-  const client = new Client(tack.url, 1);
-  const detail = await client.ok(
-    {
-      method: "POST",
-      path: "/api/boards/import",
-      body: issueBoardDocument({ tickets: 5000, comments: 12000 }),
-    },
-    201,
-  );
-  client.close();
+/** tack's board, imported once into `folder` through the built server. */
+async function seedTack(folder: string) {
+  const file = join(folder, "tack.sqlite");
+  const detail = await seedDatabase(file, issueBoardDocument(BOARD));
   const scenarios = loadScenarios({
     boardId: detail.board.id,
     laneIds: detail.lanes.map((lane: { id: number }) => lane.id),
     ticketIds: detail.tickets.map((ticket: { id: number }) => ticket.id),
   });
+  return { file, scenarios };
+}
+
+async function startTackOnBoard(seed: Awaited<ReturnType<typeof seedTack>>): Promise<Server> {
+  const folder = mkdtempSync(join(tmpdir(), "tack-floor-"));
+  const tack = await startTack([], undefined, {
+    dbFile: copyDatabase(seed.file, folder),
+    settleMs: 500,
+  });
   await waitForIdle(tack.pid);
   return {
     ...tack,
     request: (name, i) => {
-      const scenario = scenarios.find((candidate) => candidate.name === name);
+      const scenario = seed.scenarios.find((candidate) => candidate.name === name);
       if (!scenario) throw new Error(`no scenario ${name}`);
       return scenario.request(i);
+    },
+    async stop() {
+      await tack.stop();
+      rmSync(folder, { recursive: true, force: true });
     },
   };
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { rounds: { type: "string", default: "3" } } });
+  const { values } = parseArgs({
+    options: {
+      rounds: { type: "string", default: "3" },
+      scenarios: { type: "string", default: SCENARIOS.join(",") },
+    },
+  });
   const rounds = Number(values.rounds);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error("--rounds must be an integer >= 1");
-  const contenders = [
-    ...FLOORS.map((floor) => ({ name: floor.name, start: () => startFloor(floor.args) })),
-    { name: "tack", start: startTackOnBoard },
-  ];
+  const scenarios = values.scenarios.split(",").map((name) => {
+    const scenario = SCENARIOS.find((candidate) => candidate === name.trim());
+    if (!scenario) throw new Error(`no scenario ${name}; scenarios: ${SCENARIOS.join(", ")}`);
+    return scenario;
+  });
+  const seeds = mkdtempSync(join(tmpdir(), "tack-floor-seeds-"));
+  try {
+    console.log(`seeding the floors' and tack's boards (${BOARD.tickets} tickets)…`);
+    const floorSeeds = {
+      render: await seedFloor("render", seeds),
+      plain: await seedFloor("plain", seeds),
+    };
+    const tackSeed = await seedTack(seeds);
+    const contenders = [
+      ...FLOORS.map((floor) => ({
+        name: floor.name,
+        start: () => startFloor(floor.durability, floor.rendering, floorSeeds[floor.rendering]),
+      })),
+      { name: "tack", start: () => startTackOnBoard(tackSeed) },
+    ];
+    const { cpu, throughput } = await measure(contenders, scenarios, rounds);
+    const names = contenders.map((contender) => contender.name);
+    for (const [title, figures, digits] of [
+      ["server CPU ms per request", cpu, 3],
+      ["requests per second", throughput, 0],
+    ] as const) {
+      console.log(`\n## ${title}: median of ${rounds} rounds`);
+      printTable(
+        ["scenario", ...names],
+        scenarios.map((name) => [
+          name,
+          ...names.map((contender) =>
+            median(figures.get(`${contender}|${name}`) ?? []).toFixed(digits),
+          ),
+        ]),
+      );
+    }
+    console.log("\n## tack / floor, server CPU per request (medians)");
+    printTable(
+      ["scenario", ...FLOORS.map((floor) => `tack / ${floor.name}`)],
+      scenarios.map((name) => [
+        name,
+        ...FLOORS.map((floor) =>
+          (
+            median(cpu.get(`tack|${name}`) ?? []) / median(cpu.get(`${floor.name}|${name}`) ?? [])
+          ).toFixed(2),
+        ),
+      ]),
+    );
+  } finally {
+    rmSync(seeds, { recursive: true, force: true });
+  }
+}
+
+/** Each contender in turn, round by round, a fresh server each time: CPU and rate per scenario. */
+async function measure(
+  contenders: Array<{ name: string; start: () => Promise<Server> }>,
+  scenarios: ScenarioName[],
+  rounds: number,
+) {
   const cpu = new Map<string, number[]>();
   const throughput = new Map<string, number[]>();
   for (let round = 1; round <= rounds; round++) {
@@ -150,7 +237,7 @@ async function main(): Promise<void> {
       const server = await contender.start();
       const client = new Client(server.url, 16);
       try {
-        for (const name of SCENARIOS) {
+        for (const name of scenarios) {
           const result = await runLoad(
             client,
             server,
@@ -174,22 +261,7 @@ async function main(): Promise<void> {
     }
     console.log(`round ${round} of ${rounds} done`);
   }
-  const names = contenders.map((contender) => contender.name);
-  for (const [title, figures, digits] of [
-    ["server CPU ms per request", cpu, 3],
-    ["requests per second", throughput, 0],
-  ] as const) {
-    console.log(`\n## ${title}: median of ${rounds} rounds`);
-    printTable(
-      ["scenario", ...names],
-      SCENARIOS.map((name) => [
-        name,
-        ...names.map((contender) =>
-          median(figures.get(`${contender}|${name}`) ?? []).toFixed(digits),
-        ),
-      ]),
-    );
-  }
+  return { cpu, throughput };
 }
 
 main().catch((error: unknown) => {
