@@ -30,7 +30,7 @@ function commentText(value: string) {
  */
 export function commentService(
   stores: Pick<Stores, "comments">,
-  deps: { tickets: Pick<TicketService, "require">; activity: ActivityRecorder },
+  deps: { tickets: Pick<TicketService, "requireRow">; activity: ActivityRecorder },
   transact: Transact,
   trash: TrashKeeper = NO_TRASH,
 ) {
@@ -76,14 +76,14 @@ export function commentService(
 
     /** Newest first. */
     list(ticketId: number): Comment[] {
-      tickets.require(ticketId);
+      tickets.requireRow(ticketId);
       return comments.listByTicket(ticketId);
     },
 
     create(ticketId: number, body: string): Comment {
       const text = commentText(body);
       return transact((changes) => {
-        const ticket = tickets.require(ticketId);
+        const ticket = tickets.requireRow(ticketId);
         const id = comments.insert(ticketId, text.bodyMarkdown, text.bodyHtml, now());
         const comment = require(id);
         record(ticket.boardId, comment, "comment_added", "Comment added");
@@ -98,7 +98,7 @@ export function commentService(
         const before = require(commentId);
         assertEditable(before);
         if (before.bodyMarkdown === text.bodyMarkdown) return before;
-        const ticket = tickets.require(before.ticketId);
+        const ticket = tickets.requireRow(before.ticketId);
         comments.updateBody(commentId, text.bodyMarkdown, text.bodyHtml, now());
         const comment = require(commentId);
         record(ticket.boardId, comment, "comment_updated", "Comment updated", {
@@ -114,7 +114,7 @@ export function commentService(
       transact((changes) => {
         const comment = require(commentId);
         assertEditable(comment);
-        const ticket = tickets.require(comment.ticketId);
+        const ticket = tickets.requireRow(comment.ticketId);
         trash.keep({
           kind: "comment",
           objectId: commentId,

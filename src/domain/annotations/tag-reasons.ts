@@ -46,7 +46,7 @@ export const cleanReason = (value: string | null | undefined, field = "reason") 
  */
 export function tagReasonService(
   stores: Pick<Stores, "tagReasons" | "tags" | "comments" | "tickets">,
-  deps: { tickets: Pick<TicketService, "require">; activity: ActivityRecorder },
+  deps: { tickets: Pick<TicketService, "requireRow">; activity: ActivityRecorder },
   transact: Transact,
 ) {
   const { tagReasons, tags, comments } = stores;
@@ -64,14 +64,14 @@ export function tagReasonService(
   return {
     /** The ticket's attached tags in tag order (name case-insensitive, then id). */
     list(ticketId: number): TicketTagReason[] {
-      tickets.require(ticketId);
+      tickets.requireRow(ticketId);
       return tagReasons.listByTicket(ticketId).map(toReason);
     },
 
     set(ticketId: number, tagId: number, input: TagReasonInput): TicketTagReason {
       const reason = input.reason === undefined ? undefined : cleanReason(input.reason);
       return transact((changes) => {
-        const ticket = tickets.require(ticketId);
+        const ticket = tickets.requireRow(ticketId);
         const tag = found(tags.get(tagId), "tag");
         if (tag.boardId !== ticket.boardId) {
           throw new InvalidInput("tag is not a tag of this ticket's board");
@@ -116,7 +116,7 @@ export function tagReasonService(
     /** Detaches the tag (404 when it is not attached), dropping its reason. */
     remove(ticketId: number, tagId: number): void {
       transact((changes) => {
-        const ticket = tickets.require(ticketId);
+        const ticket = tickets.requireRow(ticketId);
         const tag = found(tags.get(tagId), "tag");
         const before = tagReasons.get(ticketId, tagId);
         if (!before) throw new NotFound("tag is not attached to this ticket");

@@ -49,7 +49,7 @@ export function cleanTicketEvent(
  */
 export function ticketEventService(
   stores: Pick<Stores, "ticketEvents">,
-  deps: { tickets: Pick<TicketService, "require"> },
+  deps: { tickets: Pick<TicketService, "requireRow"> },
   transact: Transact,
 ) {
   const { ticketEvents } = stores;
@@ -58,14 +58,14 @@ export function ticketEventService(
   return {
     /** Newest first. */
     list(ticketId: number): TicketEvent[] {
-      tickets.require(ticketId);
+      tickets.requireRow(ticketId);
       return ticketEvents.listByTicket(ticketId);
     },
 
     create(ticketId: number, input: TicketEventInput): TicketEvent {
       const event = cleanTicketEvent(input);
       return transact((changes) => {
-        const ticket = tickets.require(ticketId);
+        const ticket = tickets.requireRow(ticketId);
         const id = ticketEvents.insert({ ...event, ticketId, createdAt: now() });
         changes.touched(ticket.boardId);
         changes.ticketMentioned(ticket.boardId, ticketId);

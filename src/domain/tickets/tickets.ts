@@ -129,6 +129,12 @@ export function ticketService(
     /** Throws NotFound unless the ticket exists; returns its record. */
     require,
 
+    /**
+     * Throws NotFound unless the ticket exists; returns its row without its bodies (one page
+     * read, no `ticket_texts` row, no record built): for a caller that needs its board.
+     */
+    requireRow,
+
     get: (ticketId: number): Ticket => views.ticket(ticketId),
 
     relations: (ticketId: number): TicketRelations => views.relations(ticketId),
