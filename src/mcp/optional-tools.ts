@@ -4,7 +4,7 @@ import { ApiError } from "../client/errors.js";
 import { insightsSummary } from "../client/insights-format.js";
 import { findLane } from "../client/ticket-operations.js";
 import { ActionOutput, InsightsOutput } from "./output-schemas.js";
-import { defineTool, READ, type TackTool } from "./tool-kit.js";
+import { defineTool, READ, type TackTool, write } from "./tool-kit.js";
 
 // Opt-in toolsets (`tack mcp --toolsets remote,admin`): one tool each with an `action`, so a
 // session that needs them pays for two definitions, not a dozen.
@@ -46,12 +46,8 @@ export const remoteTools: TackTool[] = [
     output: ActionOutput(
       "providers: {providers}; diagnose: a RemoteDiagnosticResult; preview: the import preview; import and refresh: {id, title, remote}; push_comment: {id, sync}.",
     ),
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: false,
-      openWorldHint: true,
-    },
+    // Reaches the remote provider: the world outside tack.
+    annotations: { ...write(false), openWorldHint: true },
     async run(args, context) {
       const { client } = context;
       const reference = () => {
@@ -64,6 +60,13 @@ export const remoteTools: TackTool[] = [
               ? "gitlab"
               : "redmine");
         return { provider, url };
+      };
+      // Where a preview or an import puts the ticket: args.lane, else the board's first lane.
+      const target = async () => {
+        const boardId = await chooseBoard(client, args.boardId ?? context.boardId);
+        const lanes = await client.listLanes(boardId);
+        const lane = args.lane === undefined ? lanes[0] : findLane(lanes, args.lane);
+        return { boardId, laneId: lane?.id };
       };
       switch (args.action) {
         case "providers": {
@@ -78,20 +81,16 @@ export const remoteTools: TackTool[] = [
           return { summary: `${result.provider}: ${result.status}`, data: result };
         }
         case "preview": {
-          const boardId = await chooseBoard(client, args.boardId ?? context.boardId);
-          const lanes = await client.listLanes(boardId);
-          const lane = args.lane === undefined ? lanes[0] : findLane(lanes, args.lane);
-          const result = await client.remotePreview(boardId, { ...reference(), laneId: lane?.id });
+          const { boardId, laneId } = await target();
+          const result = await client.remotePreview(boardId, { ...reference(), laneId });
           return {
             summary: `${result.displayRef}: ${result.title}${result.duplicate ? " (already tracked)" : ""}`,
             data: result,
           };
         }
         case "import": {
-          const boardId = await chooseBoard(client, args.boardId ?? context.boardId);
-          const lanes = await client.listLanes(boardId);
-          const lane = args.lane === undefined ? lanes[0] : findLane(lanes, args.lane);
-          const ticket = await client.remoteImport(boardId, { ...reference(), laneId: lane?.id });
+          const { boardId, laneId } = await target();
+          const ticket = await client.remoteImport(boardId, { ...reference(), laneId });
           return {
             summary: `Imported as #${ticket.id}`,
             data: { id: ticket.id, title: ticket.title, remote: ticket.remote },
@@ -147,12 +146,7 @@ export const adminTools: TackTool[] = [
     output: ActionOutput(
       "list_boards: {boards}; create_board: {board, lanes}; rename_board: the board; create_lane, rename_lane: the lane; reorder_lanes: {lanes}; create_tag: the tag; delete_ticket: {deleted, trash} (trash: the entry that restores it, or null); export_board: the export document.",
     ),
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: false,
-      openWorldHint: false,
-    },
+    annotations: write(false, true),
     async run(args, context) {
       const { client } = context;
       const boardId = () => chooseBoard(client, args.boardId ?? context.boardId);
@@ -254,12 +248,7 @@ export const adminTools: TackTool[] = [
     output: ActionOutput(
       "a restore: {kind, objectId}; a listing (no trashId, kind or objectId): {items} (trash entries: id, kind, objectId, boardId, label, deletedAt, expiresAt).",
     ),
-    annotations: {
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: false,
-      openWorldHint: false,
-    },
+    annotations: write(false),
     async run(args, context) {
       const { client } = context;
       let trashId = args.trashId;
