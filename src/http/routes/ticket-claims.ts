@@ -97,14 +97,15 @@ export function ticketClaimRoutes(
     // http/answer-bytes.ts); 32 callers' answers wait for their sync at once.
     (request, reply) => {
       const { boardId } = request.params;
-      ticketClaims.claimNext(boardId, request.body).then(
-        (written) => {
+      ticketClaims
+        .claimNext(boardId, request.body)
+        .then((written) => {
           if (written === null) reply.code(204).send(null);
           else answers.sendClaimed(reply, written);
-        },
-        // Fastify's error handler answers it, as for an error thrown by a handler.
-        (error: Error) => (reply as FastifyReply).send(error),
-      );
+        })
+        // Fastify's error handler answers it, as for an error thrown by a handler: the unit's
+        // failure, or its answer's (built after the commit).
+        .catch((error: Error) => (reply as FastifyReply).send(error));
     },
   );
 }
