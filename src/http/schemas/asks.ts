@@ -1,15 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { AskRef, AskStatus } from "../../model/asks.js";
-import {
-  ACTOR_MAX,
-  ANSWER_TEXT_MAX,
-  grouped,
-  OPTION_MAX,
-  OPTIONS_MAX,
-  QUESTION_MAX,
-  WAIT_MAX_SECONDS,
-  WAIT_MIN_SECONDS,
-} from "../../model/limits.js";
+import * as limits from "../../model/limits.js";
 import { Id, Nullable, Timestamp } from "./common.js";
 
 export { Ask, AskAnswer, AskRef, AskStatus, ExportedAsk } from "../../model/asks.js";
@@ -22,17 +13,24 @@ export const AskList = Type.Object({ asks: Type.Array(AskRef) });
 export const AskIdParams = Type.Object({ askId: Id });
 
 const Actor = (who: string) =>
-  Type.String({ description: `${who}: trimmed, 1-${ACTOR_MAX} characters, compared exactly.` });
+  Type.String({
+    description: `${who}: trimmed, 1-${limits.ACTOR_MAX} characters, compared exactly.`,
+  });
 
 export const AskCreateBody = Type.Object({
   actor: Actor("Who asks"),
   question: Type.String({
-    description: `Markdown, stored as sent; not blank, at most ${grouped(QUESTION_MAX)} characters after trimming.`,
+    description: `Markdown, stored as sent; not blank, at most ${limits.grouped(limits.QUESTION_MAX)} characters after trimming.`,
   }),
   options: Type.Optional(
     Type.Array(
-      Type.String({ description: `Stored trimmed; 1-${OPTION_MAX} characters; no two equal.` }),
-      { maxItems: OPTIONS_MAX, description: `0-${OPTIONS_MAX} choices the answer may pick from.` },
+      Type.String({
+        description: `Stored trimmed; 1-${limits.OPTION_MAX} characters; no two equal.`,
+      }),
+      {
+        maxItems: limits.OPTIONS_MAX,
+        description: `0-${limits.OPTIONS_MAX} choices the answer may pick from.`,
+      },
     ),
   ),
   blocking: Type.Optional(
@@ -45,7 +43,7 @@ export const AskAnswerBody = Type.Object({
   text: Type.Optional(
     Type.String({
       description:
-        `Markdown, stored as sent, at most ${grouped(ANSWER_TEXT_MAX)} characters after trimming; blank counts as ` +
+        `Markdown, stored as sent, at most ${limits.grouped(limits.ANSWER_TEXT_MAX)} characters after trimming; blank counts as ` +
         "not given. At least one of text and option.",
     }),
   ),
@@ -74,10 +72,10 @@ export const AskInboxQuery = Type.Object({
 export const AskWaitQuery = Type.Object({
   wait: Type.Optional(
     Type.Integer({
-      minimum: WAIT_MIN_SECONDS,
-      maximum: WAIT_MAX_SECONDS,
+      minimum: limits.WAIT_MIN_SECONDS,
+      maximum: limits.WAIT_MAX_SECONDS,
       description:
-        `Seconds (${WAIT_MIN_SECONDS}-${WAIT_MAX_SECONDS}) to hold the answer while the ask is open: it comes when the ask is ` +
+        `Seconds (${limits.WAIT_MIN_SECONDS}-${limits.WAIT_MAX_SECONDS}) to hold the answer while the ask is open: it comes when the ask is ` +
         "answered or withdrawn, or when the time has passed (the ask as it is then).",
     }),
   ),
@@ -90,7 +88,7 @@ export const AskWaitQuery = Type.Object({
 export const ImportedAsk = Type.Object({
   actor: Type.String(),
   question: Type.String(),
-  options: Type.Optional(Type.Array(Type.String(), { maxItems: OPTIONS_MAX })),
+  options: Type.Optional(Type.Array(Type.String(), { maxItems: limits.OPTIONS_MAX })),
   blocking: Type.Optional(Type.Boolean()),
   status: Type.Optional(Type.Ref(AskStatus)),
   answer: Type.Optional(
