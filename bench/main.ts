@@ -142,6 +142,14 @@ const BENCHMARKS: Benchmark[] = [
     compares: false,
   },
   {
+    name: "first-card",
+    file: "first-card.ts",
+    summary:
+      "the web UI opening a 10,000/20,000/100,000-ticket board in Chromium: first card, scrolled lane",
+    server: true,
+    compares: true,
+  },
+  {
     name: "mcp",
     file: "mcp-ready.ts",
     summary: "issue #21: `ready` through /mcp against the API's ready list, on 1,000 tickets",

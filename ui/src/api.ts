@@ -37,39 +37,63 @@ export async function requestWithHeaders<T>(
   if (body !== undefined) headers["content-type"] = "application/json";
   if (options.ifMatch) headers["if-match"] = options.ifMatch;
   if (options.ifNoneMatch) headers["if-none-match"] = options.ifNoneMatch;
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      // With our own If-None-Match the 304 must reach this code, not the browser's cache.
-      cache: options.ifNoneMatch ? "no-store" : "no-cache",
-    });
-  } catch {
-    throw new ApiError(0, "tack is not reachable");
-  }
+  const response = await send(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    // With our own If-None-Match the 304 must reach this code, not the browser's cache.
+    cache: options.ifNoneMatch ? "no-store" : "no-cache",
+  });
   if (response.status === 304) {
     return { data: undefined as T, etag: response.headers.get("etag"), notModified: true };
   }
-  const text = await response.text();
-  let parsed: unknown;
+  const parsed = parseOrUndefined(await response.text());
+  if (!response.ok) throw failure(response, parsed);
+  return { data: parsed as T, etag: response.headers.get("etag") };
+}
+
+/**
+ * A GET whose successful answer the caller reads itself, as it arrives (`response.body`); a
+ * failure is thrown as ApiError like any other request's.
+ */
+export async function openGet(path: string, signal?: AbortSignal): Promise<Response> {
+  const response = await send(path, {
+    headers: { accept: "application/json" },
+    cache: "no-cache",
+    ...(signal ? { signal } : {}),
+  });
+  if (!response.ok) throw failure(response, parseOrUndefined(await response.text()));
+  return response;
+}
+
+async function send(path: string, init: RequestInit): Promise<Response> {
   try {
-    parsed = text === "" ? undefined : JSON.parse(text);
-  } catch {
-    parsed = undefined;
+    return await fetch(path, init);
+  } catch (error) {
+    // A request the page called off (another board opened meanwhile) is not an outage.
+    if (init.signal?.aborted) throw error;
+    throw new ApiError(0, "tack is not reachable");
   }
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return text === "" ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The ApiError of a failed answer, with the server's sentence when its body has one. */
+function failure(response: Response, parsed: unknown): ApiError {
   // The session ended (signed out elsewhere, token revoked or expired): reloading gets the
   // server's sign-in page (docs/api.md, "Access tokens").
   if (response.status === 401) location.reload();
-  if (!response.ok) {
-    const message =
-      parsed && typeof (parsed as { error?: unknown }).error === "string"
-        ? (parsed as { error: string }).error
-        : `request failed (${response.status})`;
-    throw new ApiError(response.status, message);
-  }
-  return { data: parsed as T, etag: response.headers.get("etag") };
+  const message =
+    parsed && typeof (parsed as { error?: unknown }).error === "string"
+      ? (parsed as { error: string }).error
+      : `request failed (${response.status})`;
+  return new ApiError(response.status, message);
 }
 
 export const api = {

@@ -15,6 +15,12 @@ export const lanes = signal<Lane[]>([]);
 export const tags = signal<Tag[]>([]);
 export const tickets = signal<Map<number, TicketSummary>>(new Map());
 export const loading = signal(false);
+/**
+ * While the open board's ticket list is still arriving (board-sync.ts reads it in board order,
+ * lane by lane): the lane of the latest summary in, null before the first. Lanes before it are
+ * complete, it and the ones after it may get more. `undefined`: the whole list is in.
+ */
+export const arrivingLaneId = signal<number | null | undefined>(undefined);
 export const loadError = signal<string | null>(null);
 /** Bumped when a ticket changed on the server (stream): open dialogs compare versions. */
 export const remoteChange = signal<{ ticketIds: number[] | null; at: number }>({
@@ -35,6 +41,31 @@ export const ticketsByLane = computed(() => {
   for (const ticket of tickets.value.values()) byLane.get(ticket.laneId)?.push(ticket);
   for (const list of byLane.values()) list.sort(compareInLane);
   return byLane;
+});
+
+/** Lanes whose tickets may still be arriving (see `arrivingLaneId`). */
+export const lanesArriving = computed(() => {
+  const arriving = arrivingLaneId.value;
+  if (arriving === undefined) return new Set<number>();
+  const list = lanes.value;
+  const from =
+    arriving === null
+      ? 0
+      : Math.max(
+          0,
+          list.findIndex((lane) => lane.id === arriving),
+        );
+  return new Set(list.slice(from).map((lane) => lane.id));
+});
+
+/** How many children each ticket of the open board has (one pass, not one per card shown). */
+export const childCounts = computed(() => {
+  const counts = new Map<number, number>();
+  for (const ticket of tickets.value.values()) {
+    const parent = ticket.parentTicketId;
+    if (parent !== null) counts.set(parent, (counts.get(parent) ?? 0) + 1);
+  }
+  return counts;
 });
 
 export function compareInLane(a: TicketSummary, b: TicketSummary): number {

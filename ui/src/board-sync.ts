@@ -2,6 +2,7 @@ import { batch } from "@preact/signals";
 import { api, errorMessage, requestWithHeaders } from "./api";
 import {
   applyShell,
+  arrivingLaneId,
   board,
   boardId,
   boards,
@@ -14,6 +15,7 @@ import {
   tickets,
 } from "./board-data";
 import { connectStream, disconnectStream, type StreamListener } from "./board-stream";
+import { ListArrival } from "./list-arrival";
 import {
   boardDeletedHere,
   deletingBoard,
@@ -25,6 +27,7 @@ import {
 } from "./local-changes";
 import { TICKETS_PER_PAGE, wholeListIsCheaper } from "./refetch-cost";
 import { navigate, route } from "./router";
+import { readTicketList } from "./ticket-list-reader";
 import { toast } from "./toasts";
 import type { BoardShell, Ticket, TicketSummary } from "./types";
 
@@ -32,49 +35,106 @@ import type { BoardShell, Ticket, TicketSummary } from "./types";
 // refetches the stream's messages ask for (coalesced, one at a time), closing and deleting.
 
 let loadToken = 0;
+/** Calls off the list still arriving for the board opened before. */
+let loadAborter: AbortController | null = null;
 
-/** Loads a board's shell and every ticket summary (archived too: the status filter shows them). */
+/**
+ * Loads a board's shell and every ticket summary (archived too: the status filter shows them).
+ * The list is shown as it arrives (ticket-list-reader.ts, list-arrival.ts): its first run as
+ * soon as it and the shell are in, then in growing steps, each after a frame, so the browser
+ * paints what is there before the parse goes on.
+ */
 export async function openBoard(id: number): Promise<void> {
   // peek(): callers run inside effects, which must not re-run when the board arrives.
   if (boardId.peek() === id && (board.peek() || loading.peek())) return;
   const token = ++loadToken;
+  loadAborter?.abort();
+  const aborter = new AbortController();
+  loadAborter = aborter;
   forgetLocalChanges();
   batch(() => {
     boardId.value = id;
     loading.value = true;
     loadError.value = null;
+    arrivingLaneId.value = null;
     tickets.value = new Map();
     lanes.value = [];
     tags.value = [];
     board.value = null;
   });
+  // The stream opens before the list is asked for: a change made while a big list arrives is
+  // then a message, kept until the list is in (`flush`), not lost between the list's read and
+  // the stream's start.
+  connectStream(id, listener);
+  const arrival = new ListArrival(localChangeCount());
+  let shell: BoardShell | null = null;
+  // The lanes show as soon as the shell is in, their cards as they arrive.
+  const shellRequest = api.get<BoardShell>(`/api/boards/${id}`).then((answer) => {
+    shell = answer;
+    if (token === loadToken) applyShell(answer);
+  });
+  // Awaited by the list's first run or after the list: a failure before is not unhandled.
+  shellRequest.catch(() => {});
+  // Waits for the shell inside the read: were the read to go on, a list already buffered would
+  // be parsed whole in one go of promise callbacks before the shell's answer, a task, got its
+  // turn.
+  const withShell = async () => {
+    if (!shell) await shellRequest;
+  };
   try {
-    const [shell, list] = await Promise.all([
-      api.get<BoardShell>(`/api/boards/${id}`),
-      api.get<{ tickets: TicketSummary[] }>(`/api/boards/${id}/tickets?archived=all`),
-    ]);
+    await readTicketList(
+      `/api/boards/${id}/tickets?archived=all`,
+      async (run) => {
+        await withShell();
+        if (token !== loadToken) return aborter.abort();
+        if (arrival.add(run)) {
+          arrival.show();
+          await nextFrame();
+        } else await nextTask();
+      },
+      aborter.signal,
+    );
+    await withShell();
     if (token !== loadToken) return;
     batch(() => {
-      applyShell(shell);
-      tickets.value = new Map(list.tickets.map((ticket) => [ticket.id, ticket]));
+      arrival.show();
+      arrivingLaneId.value = undefined;
       loading.value = false;
     });
-    connectStream(id, listener);
+    flush();
   } catch (error) {
     if (token !== loadToken) return;
+    aborter.abort();
+    disconnectStream();
     batch(() => {
       loading.value = false;
       loadError.value = errorMessage(error);
+      arrivingLaneId.value = undefined;
+      board.value = null;
+      tickets.value = new Map();
     });
   }
 }
 
+/** Resolves once other tasks had their turn (input, the network): parsing goes on after. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** Resolves after the browser had a chance to paint (a frame, then a task). */
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+}
+
 export function closeBoard(): void {
   loadToken++;
+  loadAborter?.abort();
+  loadAborter = null;
   disconnectStream();
   forgetLocalChanges();
   batch(() => {
     boardId.value = null;
+    arrivingLaneId.value = undefined;
     board.value = null;
     tickets.value = new Map();
     lanes.value = [];
@@ -134,13 +194,15 @@ export async function refresh(ticketIds: number[] | null): Promise<void> {
         });
       }
     } else {
-      const list = await api.get<{ tickets: TicketSummary[] }>(
-        `/api/boards/${id}/tickets?archived=all`,
-      );
+      // Read as it arrives too: the parse of a big list is spread over its chunks.
+      const list: TicketSummary[] = [];
+      await readTicketList(`/api/boards/${id}/tickets?archived=all`, (run) => {
+        for (const ticket of run) list.push(ticket);
+      });
       if (boardId.value !== id) return;
       batch(() => {
         applyShell(shell);
-        const next = new Map(list.tickets.map((ticket) => [ticket.id, ticket]));
+        const next = new Map(list.map((ticket) => [ticket.id, ticket]));
         for (const ticketId of ticketsNewerHere(since)) {
           const mine = tickets.value.get(ticketId);
           if (mine) next.set(ticketId, mine);
@@ -187,8 +249,9 @@ export function schedule(ids: number[] | null): void {
   timer = setTimeout(flush, 60);
 }
 
+/** Refetches what the messages named, unless a refetch runs or the board's list still arrives. */
 function flush(): void {
-  if (running || !pending) return;
+  if (running || !pending || loading.peek()) return;
   const work = pending;
   pending = null;
   running = refresh(work.all ? null : [...work.ids]).finally(() => {

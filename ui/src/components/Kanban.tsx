@@ -1,7 +1,7 @@
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { api, errorMessage } from "../api";
-import { boardId, lanes } from "../board-data";
+import { boardId, lanes, lanesArriving } from "../board-data";
 import { laneViews, phoneLaneId } from "../board-state";
 import { openTicket } from "../navigation";
 import { toast } from "../toasts";
@@ -54,7 +54,13 @@ export function KanbanView() {
               class="lane-tab"
               onClick={() => (phoneLaneId.value = lane.id)}
             >
-              {lane.name} <LaneFigure lane={lane} shown={views.get(lane.id)?.total ?? 0} compact />
+              {lane.name}{" "}
+              <LaneFigure
+                lane={lane}
+                shown={views.get(lane.id)?.total ?? 0}
+                arriving={lanesArriving.value.has(lane.id)}
+                compact
+              />
             </button>
           ))}
         </div>

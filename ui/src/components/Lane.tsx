@@ -1,6 +1,6 @@
 import { useSignal } from "@preact/signals";
 import { useCallback, useLayoutEffect, useRef, useState } from "preact/hooks";
-import { lanes, tickets } from "../board-data";
+import { childCounts, lanes, lanesArriving, tickets } from "../board-data";
 import {
   addingLaneId,
   drag,
@@ -40,6 +40,8 @@ export function LaneColumn({ lane, view, onOpen }: Props) {
   const focusedId = focusedTicketId.value;
   const selected = selection.value;
   const all = tickets.value;
+  const childrenOf = childCounts.value;
+  const arriving = lanesArriving.value.has(lane.id);
 
   // The shown list, with the dragged card's drop position marked by an indicator.
   const entries: Entry[] = [];
@@ -179,7 +181,7 @@ export function LaneColumn({ lane, view, onOpen }: Props) {
               return blocker ? !blocker.isResolved : false;
             }).length
           }
-          childCount={ticket.hasChildren ? countChildren(all, ticket.id) : 0}
+          childCount={ticket.hasChildren ? (childrenOf.get(ticket.id) ?? 0) : 0}
           onOpen={onOpen}
           onFocus={onFocusCard}
         />,
@@ -205,7 +207,7 @@ export function LaneColumn({ lane, view, onOpen }: Props) {
         <h2 class="lane-title" id={`lane-title-${lane.id}`}>
           {lane.name}
         </h2>
-        <LaneFigure lane={lane} shown={view.total} />
+        <LaneFigure lane={lane} shown={view.total} arriving={arriving} />
         <span class="card-spacer" />
         <button
           type="button"
@@ -237,7 +239,12 @@ export function LaneColumn({ lane, view, onOpen }: Props) {
         ) : (
           children.length > 0 && <div class="lane-list">{children}</div>
         )}
-        {view.shown.length === 0 && !dragState && addingLaneId.value !== lane.id && (
+        {arriving && (
+          <p class="lane-arriving" role="status">
+            Loading tickets…
+          </p>
+        )}
+        {!arriving && view.shown.length === 0 && !dragState && addingLaneId.value !== lane.id && (
           <button type="button" class="lane-empty" onClick={() => (addingLaneId.value = lane.id)}>
             No tickets. Add one
           </button>
@@ -271,12 +278,6 @@ export function LaneColumn({ lane, view, onOpen }: Props) {
       </div>
     </section>
   );
-}
-
-function countChildren(all: Map<number, TicketSummary>, parentId: number): number {
-  let count = 0;
-  for (const ticket of all.values()) if (ticket.parentTicketId === parentId) count++;
-  return count;
 }
 
 /** Spacer heights are set through the CSSOM (allowed by the CSP, unlike style attributes). */

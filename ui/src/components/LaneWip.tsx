@@ -32,10 +32,23 @@ export function wipWords(load: number, limit: number): string {
 /**
  * A lane's figure in its header and in its phone tab. With a WIP limit it is the load against
  * the limit, once (a ticket count beside it read as "Doing 3 [3 / 2]"); without one, the number
- * of tickets the lane shows.
+ * of tickets the lane shows; while the lane's tickets arrive, the number so far with an ellipsis.
  */
-export function LaneFigure(props: { lane: Lane; shown: number; compact?: boolean }) {
+export function LaneFigure(props: {
+  lane: Lane;
+  shown: number;
+  compact?: boolean;
+  /** Its tickets are still arriving: the figure so far, marked as such. */
+  arriving?: boolean;
+}) {
   const { lane, shown } = props;
+  if (props.arriving) {
+    return (
+      <span class="lane-count" title={`${shown} ticket(s) so far, more loading`}>
+        {shown}…
+      </span>
+    );
+  }
   if (lane.wipLimit == null) {
     return (
       <span class="lane-count" title={`${shown} ticket(s) shown`}>

@@ -1,0 +1,165 @@
+import assert from "node:assert/strict";
+import { createServer, type IncomingMessage, request, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, describe, test } from "node:test";
+import { startTestServer } from "../helpers/server.js";
+import { openPage, until } from "./browser.js";
+
+// A big board shows its first lane's cards while its ticket list is still arriving
+// (ui/src/ticket-list-reader.ts, board-sync.ts): the page reaches tack through a proxy that
+// sends the list's first 64 KiB and holds the rest until the test lets it go.
+
+const api = await startTestServer();
+const LANE_SIZES = [1500, 600, 600, 300] as const;
+
+/**
+ * A proxy to tack that sends the first `sent` bytes of the next whole-board list answer, then
+ * holds the rest until `release()` sends it or `cut()` drops the connection. Other requests,
+ * and later lists, go straight through.
+ */
+async function holdingProxy(sent: number) {
+  let held = false;
+  let signalHeld = () => {};
+  const holding = new Promise<void>((resolve) => (signalHeld = resolve));
+  let finish: (how: "rest" | "cut") => void = () => {};
+  const finished = new Promise<"rest" | "cut">((resolve) => (finish = resolve));
+  const target = new URL(api.url);
+  const proxy = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const isList = /^\/api\/boards\/\d+\/tickets\?archived=all$/.test(incoming.url ?? "");
+    const hold = isList && !held;
+    if (hold) held = true;
+    const upstream = request(
+      {
+        hostname: target.hostname,
+        port: target.port,
+        method: incoming.method,
+        path: incoming.url,
+        // As if the page were tack's own (its same-origin checks compare Origin with Host).
+        headers: {
+          ...incoming.headers,
+          host: target.host,
+          ...(incoming.headers.origin ? { origin: target.origin } : {}),
+        },
+      },
+      async (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        if (!hold) {
+          answer.pipe(outgoing);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        for await (const chunk of answer) chunks.push(chunk as Buffer);
+        const body = Buffer.concat(chunks);
+        outgoing.write(body.subarray(0, sent));
+        signalHeld();
+        if ((await finished) === "rest") outgoing.end(body.subarray(sent));
+        else outgoing.destroy();
+      },
+    );
+    incoming.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  after(() => {
+    finish("cut");
+    proxy.closeAllConnections();
+    proxy.close();
+  });
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    /** Resolves once the list's first bytes are sent and the rest is held. */
+    holding,
+    release: () => finish("rest"),
+    cut: () => finish("cut"),
+  };
+}
+
+async function importBoard() {
+  const lanes = ["Backlog", "Doing", "Review", "Done"].map((name, index) => ({
+    id: index + 1,
+    name,
+    position: index,
+  }));
+  const tickets = LANE_SIZES.flatMap((size, lane) =>
+    Array.from({ length: size }, (_, index) => ({
+      id: lane * 10_000 + index + 1,
+      laneId: lane + 1,
+      title: `Lane ${lane + 1} ticket ${index + 1}`,
+      priority: (index % 4) + 1,
+      position: index,
+    })),
+  );
+  const answer = await api.request("POST", "/api/boards/import", {
+    board: { name: "Huge" },
+    lanes,
+    tags: [],
+    tickets,
+  });
+  assert.equal(answer.status, 201, answer.text.slice(0, 200));
+  const laneIds: number[] = answer.body.lanes.map((lane: { id: number }) => lane.id);
+  const list = await api.request("GET", `/api/boards/${answer.body.board.id}/tickets`);
+  const first = list.body.tickets.filter((t: { laneId: number }) => t.laneId === laneIds[0]);
+  return {
+    boardId: answer.body.board.id as number,
+    laneIds,
+    firstTicket: first[0] as { id: number },
+    lastTicket: first[first.length - 1] as { id: number; title: string },
+  };
+}
+
+describe("a board of thousands of tickets", () => {
+  test("shows its first lane's cards while the list arrives, keeps a change made meanwhile, and scrolls to the last card", async () => {
+    const board = await importBoard();
+    const proxy = await holdingProxy(64 * 1024);
+    const { page, context, errors } = await openPage(`${proxy.url}/boards/${board.boardId}`);
+    const [first, , , last] = board.laneIds.map((id) => page.locator(`[data-lane-id="${id}"]`));
+    await proxy.holding;
+
+    // Only the list's first 64 KiB are in: the first lane has cards, the last one is loading.
+    await first?.locator(".card").first().waitFor();
+    await last?.getByText("Loading tickets…").waitFor();
+    assert.equal(await last?.locator(".card").count(), 0);
+    const early = await first?.locator(".card").count();
+    assert.ok(early && early < LANE_SIZES[0], `${early} cards of the first lane in the page`);
+
+    // A change made while the list arrives shows once it is in (the stream opened first).
+    const renamed = await api.request("PATCH", `/api/tickets/${board.firstTicket.id}`, {
+      title: "Renamed while the list arrived",
+    });
+    assert.equal(renamed.status, 200);
+    proxy.release();
+    await page.locator(".lane-arriving").first().waitFor({ state: "detached" });
+    await last?.locator(".card").first().waitFor();
+    await first?.getByText("Renamed while the list arrived").waitFor();
+    assert.equal(await first?.locator(".lane-count").textContent(), String(LANE_SIZES[0]));
+
+    // Scrolling the long lane to its end reaches its last card; the lane stays windowed.
+    const lastCard = first?.locator(`[data-ticket-id="${board.lastTicket.id}"]`);
+    await until(
+      async () => {
+        await first
+          ?.locator("[data-lane-scroller]")
+          .evaluate((body) => (body.scrollTop = body.scrollHeight));
+        return lastCard?.count();
+      },
+      (count) => count === 1,
+      "the last card of the first lane",
+    );
+    await lastCard?.getByText(board.lastTicket.title).waitFor();
+    const mounted = await first?.locator(".card").count();
+    assert.ok(mounted && mounted < 200, `${mounted} cards of ${LANE_SIZES[0]} mounted`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test("a list cut off halfway says the board cannot be shown instead of showing half of it", async () => {
+    const board = await importBoard();
+    const proxy = await holdingProxy(64 * 1024);
+    const { page, context } = await openPage(`${proxy.url}/boards/${board.boardId}`);
+    await proxy.holding;
+    await page.locator(".card").first().waitFor();
+    proxy.cut();
+    await page.getByRole("heading", { name: "This board cannot be shown" }).waitFor();
+    assert.equal(await page.locator(".card").count(), 0);
+    await context.close();
+  });
+});
