@@ -117,7 +117,8 @@ export const Card = memo(function Card(props: CardProps) {
               ↳ #{ticket.parentTicketId}
             </span>
           )}
-          {ticket.hasChildren && (
+          {/* 0 only while a big board's list arrives: its children are in later lanes. */}
+          {ticket.hasChildren && props.childCount > 0 && (
             <span class="badge" title={`${props.childCount} child ticket(s)`}>
               ▤ {props.childCount}
             </span>
