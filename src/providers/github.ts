@@ -5,13 +5,8 @@
 // Pull requests are issues to this API: an issue number that is a pull request is fetched and
 // commented on like any issue, and its url is the pull request's web page (/pull/<n>).
 
-import {
-  isoTimestamp,
-  type JsonObject,
-  optionalString,
-  requireId,
-  requireString,
-} from "./json-fields.js";
+import { type JsonObject, optionalString, requireId } from "./json-fields.js";
+import { projectIssue } from "./project-issue.js";
 import { createRestProvider } from "./rest-provider.js";
 import type {
   RemoteIssue,
@@ -55,19 +50,13 @@ function toRemoteIssue(target: RemoteIssueTarget, issue: JsonObject): RemoteIssu
   // Identity from the answer: a transferred issue (followed 301) belongs to its new repository.
   const projectKey =
     repositoryFromApiUrl(optionalString(issue, "repository_url")) ?? target.projectKey;
-  return {
-    provider: "github",
-    instanceUrl: target.instanceUrl,
-    resourceType: "issue",
-    projectKey,
-    issueKey: number,
-    displayRef: `${projectKey}#${number}`,
-    url: requireString("github", issue, "html_url"),
-    title: requireString("github", issue, "title"),
-    bodyMarkdown: optionalString(issue, "body") ?? "",
-    state: optionalString(issue, "state"),
-    remoteUpdatedAt: isoTimestamp(optionalString(issue, "updated_at")),
-  };
+  return projectIssue(
+    "github",
+    target,
+    issue,
+    { projectKey, issueKey: number },
+    { url: "html_url", body: "body" },
+  );
 }
 
 /** `…/repos/<owner>/<repo>` → `owner/repo`. */

@@ -5,14 +5,8 @@
 // Work items of a project (/-/work_items/<n>) share the iid sequence with issues, and the
 // issues API serves the issue-like types (issue, incident, task), so they take the same path.
 
-import {
-  isoTimestamp,
-  type JsonObject,
-  optionalObject,
-  optionalString,
-  requireId,
-  requireString,
-} from "./json-fields.js";
+import { type JsonObject, optionalObject, optionalString, requireId } from "./json-fields.js";
+import { projectIssue } from "./project-issue.js";
 import { createRestProvider } from "./rest-provider.js";
 import type {
   RemoteIssue,
@@ -52,17 +46,11 @@ function toRemoteIssue(target: RemoteIssueTarget, issue: JsonObject): RemoteIssu
   const fullReference = optionalString(optionalObject(issue, "references") ?? {}, "full");
   const hash = fullReference?.lastIndexOf("#") ?? -1;
   const projectKey = fullReference && hash > 0 ? fullReference.slice(0, hash) : target.projectKey;
-  return {
-    provider: "gitlab",
-    instanceUrl: target.instanceUrl,
-    resourceType: "issue",
-    projectKey,
-    issueKey: iid,
-    displayRef: `${projectKey}#${iid}`,
-    url: requireString("gitlab", issue, "web_url"),
-    title: requireString("gitlab", issue, "title"),
-    bodyMarkdown: optionalString(issue, "description") ?? "",
-    state: optionalString(issue, "state"),
-    remoteUpdatedAt: isoTimestamp(optionalString(issue, "updated_at")),
-  };
+  return projectIssue(
+    "gitlab",
+    target,
+    issue,
+    { projectKey, issueKey: iid },
+    { url: "web_url", body: "description" },
+  );
 }
