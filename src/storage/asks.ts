@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import type { Ask, AskStatus } from "../domain/model.js";
+import type { Ask, AskAnswer, AskStatus } from "../domain/model.js";
 import type { Db } from "./database.js";
 
 /**
@@ -49,24 +49,12 @@ const toAsk = (row: AskRow): Ask => ({
 });
 
 /** An ask as it is written: everything but its id and board. */
-export interface NewAsk {
-  ticketId: number;
-  actor: string;
-  question: string;
-  questionHtml: string;
+export interface NewAsk extends Omit<Ask, "id" | "boardId" | "options"> {
   options: readonly string[];
-  blocking: boolean;
-  status: AskStatus;
-  answer: Ask["answer"];
-  createdAt: string;
-  answeredAt: string | null;
 }
 
-export interface AskAnswerWrite {
-  text: string | null;
-  textHtml: string | null;
-  option: string | null;
-  by: string;
+/** An answer as it is written, with the moment the ask left `open`. */
+export interface AskAnswerWrite extends AskAnswer {
   at: string;
 }
 
