@@ -20,7 +20,6 @@ import { installOpenApi, openApiDocumentRoute } from "./openapi.js";
 import {
   DEFAULT_BODY_LIMIT,
   DEFAULT_TIMEOUTS,
-  IMPORT_BODY_LIMIT,
   MAX_HEADER_BYTES,
   type ServerTimeouts,
 } from "./request-limits.js";
@@ -146,7 +145,7 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   trashRoutes(app, services.trash);
   templateRoutes(app, services.templates);
   externalReferenceRoutes(app, services.externalReferences);
-  boardTransferRoutes(app, services, IMPORT_BODY_LIMIT);
+  boardTransferRoutes(app, services);
   insightsRoutes(app, services.insights);
   remoteRoutes(app, services);
   remoteDiagnosticRoutes(app, services.remoteDiagnostics);

@@ -19,26 +19,31 @@ export function installJsonBodyParsing(app: FastifyInstance): void {
     else done(new InvalidInput("content-type must be application/json"), undefined);
   });
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
-    const text = body as string;
-    if (text.trim() === "") {
-      done(null, undefined);
-      return;
-    }
-    if (!textNestingDepthAtMost(text, BODY_MAX_DEPTH)) {
-      done(
-        new InvalidInput(`request body is nested more than ${BODY_MAX_DEPTH} levels deep`),
-        undefined,
-      );
-      return;
-    }
     try {
-      // Drops __proto__/constructor.prototype keys instead of letting them reach our objects.
-      done(
-        null,
-        secureJson.parse(text, undefined, { protoAction: "remove", constructorAction: "remove" }),
-      );
-    } catch {
-      done(new InvalidInput("request body is not valid JSON"), undefined);
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
     }
   });
+}
+
+/**
+ * A JSON body's text parsed: undefined when blank, refused with InvalidInput when nested more
+ * than BODY_MAX_DEPTH levels or not JSON. Also the board import's, for a body read whole
+ * (streamed-import.ts).
+ */
+export function parseJsonBody(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  if (!textNestingDepthAtMost(text, BODY_MAX_DEPTH)) {
+    throw new InvalidInput(`request body is nested more than ${BODY_MAX_DEPTH} levels deep`);
+  }
+  try {
+    // Drops __proto__/constructor.prototype keys instead of letting them reach our objects.
+    return secureJson.parse(text, undefined, {
+      protoAction: "remove",
+      constructorAction: "remove",
+    });
+  } catch {
+    throw new InvalidInput("request body is not valid JSON");
+  }
 }

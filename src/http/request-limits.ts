@@ -3,9 +3,17 @@
  * above what real use produces, and each is answered with a 400 or 413 naming it, never a 500.
  */
 
-/** Request body in bytes (docs/api.md, "Limits"); the board import has its own, larger limit. */
+/** Request body in bytes (docs/api.md, "Limits"); the board import has its own, larger limits. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** A board import with an Idempotency-Key, which is read whole (http/streamed-import.ts). */
 export const IMPORT_BODY_LIMIT = 64 * 1024 * 1024;
+/**
+ * Any other board import, read as it arrives: 1 GiB, five times the export of a 100,000-ticket
+ * board with ~1 KB bodies (202 MB), which must also arrive within REQUEST_TIMEOUT_MS. Its scratch files need about three times the document's size
+ * on the database's disk while it runs (docs/operations.md); this bound keeps one request from
+ * filling a disk unnoticed.
+ */
+export const IMPORT_STREAM_BYTE_LIMIT = 1024 * 1024 * 1024;
 
 /**
  * Levels a free-form object (`data` of a ticket event, `details` of a tag reason) may nest,

@@ -11,12 +11,12 @@ export interface ImportedTicketRow extends Omit<TicketWrite, "laneId" | "parentT
   createdAt: string;
 }
 
-/** One ticket of an import batch; its parent, if any, is another ticket of the same batch. */
+/** One ticket of an import batch; its parent, if any, is another ticket of the same import. */
 export interface ImportedTicket {
   row: ImportedTicketRow;
   laneId: number;
-  /** Index of the parent in the batch, or null. */
-  parentIndex: number | null;
+  /** The parent's id, or null; a parent with a higher id is linked by `setParents` later. */
+  parentId: number | null;
 }
 
 /** A comment as an import writes it: its own timestamps, sync state fresh. */
@@ -69,8 +69,8 @@ export function boardImportStore(db: Db) {
     "(?, ?, ?, ?)",
   );
   // Before the text rows: the search index triggers skip pending tickets (search-index.ts).
-  const deferSearchIndex = db.prepare<[number]>(
-    "INSERT OR IGNORE INTO ticket_search_pending (ticket_id, parts) SELECT id, 7 FROM tickets WHERE board_id = ?",
+  const deferSearchIndex = db.prepare<[number, number]>(
+    "INSERT OR IGNORE INTO ticket_search_pending (ticket_id, parts) SELECT id, 7 FROM tickets WHERE board_id = ? AND id >= ?",
   );
   const setParent = db.prepare<[number, number]>(
     "UPDATE tickets SET parent_ticket_id = ? WHERE id = ?",
@@ -113,25 +113,32 @@ export function boardImportStore(db: Db) {
   );
 
   return {
-    /** Returns the new ids, in batch order. */
-    insertTickets(boardId: number, tickets: readonly ImportedTicket[]): number[] {
+    /** The id the next ticket inserted will get (ids ascend in insertion order). */
+    nextTicketId,
+
+    /**
+     * Returns the new ids, in batch order, and the [child, parent] links left for `setParents`:
+     * a parent that is not written yet (a higher id) cannot be referenced.
+     */
+    insertTickets(
+      boardId: number,
+      tickets: readonly ImportedTicket[],
+    ): { ids: number[]; unlinked: Array<[id: number, parentId: number]> } {
       const first = nextTicketId();
       const ids: number[] = new Array(tickets.length);
       const values: unknown[] = [];
       const texts: unknown[] = [];
-      // A parent later in the batch does not exist yet when its child is inserted.
-      const linkLater: Array<[id: number, parentId: number]> = [];
-      tickets.forEach(({ row, laneId, parentIndex }, index) => {
+      const unlinked: Array<[id: number, parentId: number]> = [];
+      tickets.forEach(({ row, laneId, parentId }, index) => {
         const id = first + index;
         ids[index] = id;
-        let parentId: number | null = null;
-        if (parentIndex !== null && parentIndex < index) parentId = first + parentIndex;
-        else if (parentIndex !== null) linkLater.push([id, first + parentIndex]);
+        const linked = parentId !== null && parentId < id;
+        if (parentId !== null && !linked) unlinked.push([id, parentId]);
         values.push(
           id,
           boardId,
           laneId,
-          parentId,
+          linked ? parentId : null,
           row.title,
           row.searchText.title,
           row.isResolved ? 1 : 0,
@@ -147,10 +154,14 @@ export function boardImportStore(db: Db) {
         texts.push(id, row.searchText.body, row.bodyMarkdown, row.bodyHtml);
       });
       insertTickets(values);
-      deferSearchIndex.run(boardId);
+      deferSearchIndex.run(boardId, first);
       insertTexts(texts);
-      for (const [id, parentId] of linkLater) setParent.run(parentId, id);
-      return ids;
+      return { ids, unlinked };
+    },
+
+    /** Links children to parents written after them ([child, parent] pairs). */
+    setParents(links: ReadonlyArray<readonly [number, number]>): void {
+      for (const [id, parentId] of links) setParent.run(parentId, id);
     },
 
     /** `local_only` comments keeping their creation time; returns the new ids, in order. */

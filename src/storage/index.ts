@@ -8,6 +8,7 @@ import type { Db } from "./database.js";
 import { externalReferenceStore } from "./external-references.js";
 import { flowHistoryStore } from "./flow-history.js";
 import { idempotencyKeyStore } from "./idempotency-keys.js";
+import { importStagingStore } from "./import-staging.js";
 import { laneStore } from "./lanes.js";
 import { remoteLinkStore } from "./remote-links.js";
 import { searchIndexStore } from "./search-index.js";
@@ -45,6 +46,7 @@ export function createStores(db: Db) {
     ticketEvents: ticketEventStore(db),
     ticketPlacements: ticketPlacementStore(db),
     boardImport: boardImportStore(db),
+    importStaging: importStagingStore(db),
     // Coordination (docs/api.md, "Coordination for agents"): version tracking first, its TEMP table
     // feeds the others.
     ticketChanges: ticketChangeStore(db),

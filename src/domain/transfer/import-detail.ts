@@ -6,7 +6,7 @@ import type {
   TicketExternalReference,
   TicketRelation,
 } from "../model.js";
-import type { PlannedTicket, WrittenBoard } from "./import-plan.js";
+import type { PlannedTicket, TicketOutline, WrittenBoard } from "./import-plan.js";
 
 // Orders of the read side (domain/tickets/ticket-views.ts and the storage queries it runs). SQL
 // compares text byte-wise; kinds are ASCII (schema pattern) and timestamps are date-times
@@ -19,44 +19,63 @@ const byPriority = (a: TicketRelation, b: TicketRelation) => b.priority - a.prio
 /**
  * The full Tickets of a board the import has just written, in board order, built from the checked
  * plan and the new ids instead of reading them back: the same values GET /api/tickets/{id}
- * answers (test/api/export-import.test.ts compares every field). Board, lanes and tags come from
- * the database (`shell`), so lane and tag orders are the stored ones. An import creates no
- * remote tracking, so `remote` is null.
+ * answers (test/api/export-import.test.ts compares every field). Each ticket's plan is read from
+ * the scratch file (`plannedTicket`) as the answer is written; what its relation lists show of
+ * other tickets comes from the outlines. Board, lanes and tags come from the database (`shell`),
+ * so lane and tag orders are the stored ones. An import creates no remote tracking, so `remote`
+ * is null.
  */
 export function importedTickets(
-  planned: readonly PlannedTicket[],
+  outlines: readonly TicketOutline[],
+  plannedTicket: (index: number) => PlannedTicket,
   written: WrittenBoard,
   shell: BoardShell,
 ): MadeOnRead<Ticket> {
   const { board } = shell;
   const ids = written.ticketIds;
   const idOf = (index: number) => ids[index] as number;
+  const laneIdOf = (index: number) => written.laneIds[outlines[index]?.laneIndex ?? -1] as number;
   const laneRank = new Map(shell.lanes.map((lane, rank) => [lane.id, rank]));
   const tagRank = new Map(shell.tags.map((tag, rank) => [tag.id, rank]));
   const tagById = new Map(shell.tags.map((tag) => [tag.id, tag]));
   const refs = (id: number) => ({ ref: `${board.name}#${id}`, shortRef: `#${id}` });
 
-  const relations: TicketRelation[] = planned.map((ticket) => ({
-    id: idOf(ticket.index),
-    title: ticket.row.title,
-    laneId: written.laneIds[ticket.laneIndex] as number,
-    isResolved: ticket.row.isResolved,
-    isCompleted: ticket.row.isResolved,
-    priority: ticket.row.priority,
-    ...refs(idOf(ticket.index)),
-  }));
+  const relationOf = (index: number): TicketRelation => {
+    const ticket = outlines[index] as TicketOutline;
+    return {
+      id: idOf(index),
+      title: ticket.title,
+      laneId: laneIdOf(index),
+      isResolved: ticket.isResolved,
+      isCompleted: ticket.isResolved,
+      priority: ticket.priority,
+      ...refs(idOf(index)),
+    };
+  };
 
-  // Links seen from both ends, as indexes: children, blocked tickets, related (symmetric).
-  const children = planned.map((): number[] => []);
-  const blocks = planned.map((): number[] => []);
-  const related = planned.map((ticket) => new Set(ticket.relatedIndexes));
-  for (const ticket of planned) {
-    if (ticket.parentIndex !== null) children[ticket.parentIndex]?.push(ticket.index);
-    for (const blocker of ticket.blockers.keys()) blocks[blocker]?.push(ticket.index);
-    for (const other of ticket.relatedIndexes) related[other]?.add(ticket.index);
-  }
-  const relationsOf = (indexes: Iterable<number>) =>
-    [...indexes].map((index) => relations[index] as TicketRelation).sort(byPriority);
+  // Links seen from the other end, as indexes: children, blocked tickets, related (symmetric).
+  const children = new Map<number, number[]>();
+  const blocks = new Map<number, number[]>();
+  const related = new Map<number, Set<number>>();
+  const push = (map: Map<number, number[]>, key: number, value: number) => {
+    const list = map.get(key);
+    if (list) list.push(value);
+    else map.set(key, [value]);
+  };
+  const link = (a: number, b: number) => {
+    const set = related.get(a);
+    if (set) set.add(b);
+    else related.set(a, new Set([b]));
+  };
+  outlines.forEach((ticket, index) => {
+    if (ticket.parentIndex !== null) push(children, ticket.parentIndex, index);
+    for (const blocker of ticket.blockers?.keys() ?? []) push(blocks, blocker, index);
+    for (const other of ticket.relatedIndexes ?? []) {
+      link(index, other);
+      link(other, index);
+    }
+  });
+  const relationsOf = (indexes: Iterable<number>) => [...indexes].map(relationOf).sort(byPriority);
   const idsOf = (indexes: Iterable<number>) => [...indexes].map(idOf).sort(ascending);
 
   const ticketOf = (ticket: PlannedTicket): Ticket => {
@@ -65,17 +84,18 @@ export function importedTickets(
     const tags = [...ticket.tags.keys()]
       .map((tagIndex) => tagById.get(written.tagIds[tagIndex] as number) as Tag)
       .sort((a, b) => (tagRank.get(a.id) ?? 0) - (tagRank.get(b.id) ?? 0));
-    const commentIds = written.commentIds[ticket.index] ?? [];
+    const firstComment = written.firstCommentIds[ticket.index] ?? 0;
     const comments = ticket.comments
-      .map(
-        (comment, position): Comment => ({
-          id: commentIds[position] as number,
+      .map((comment, position): Comment => {
+        const commentId = firstComment + position;
+        return {
+          id: commentId,
           ticketId: id,
           bodyMarkdown: comment.bodyMarkdown,
           bodyHtml: comment.bodyHtml,
           createdAt: comment.createdAt,
           sync: {
-            commentId: commentIds[position] as number,
+            commentId,
             status: "local_only",
             remoteCommentId: null,
             pushedAt: null,
@@ -83,14 +103,14 @@ export function importedTickets(
             createdAt: comment.createdAt,
             updatedAt: comment.createdAt,
           },
-        }),
-      )
+        };
+      })
       .sort((a, b) => compareText(b.createdAt, a.createdAt) || b.id - a.id);
-    const referenceIds = written.referenceIds[ticket.index] ?? [];
+    const firstReference = written.firstReferenceIds[ticket.index] ?? 0;
     const externalReferences = ticket.references
       .map(
         (reference, position): TicketExternalReference => ({
-          id: referenceIds[position] as number,
+          id: firstReference + position,
           ticketId: id,
           kind: reference.kind,
           ...reference.fields,
@@ -99,12 +119,14 @@ export function importedTickets(
         }),
       )
       .sort((a, b) => compareText(a.kind, b.kind) || a.id - b.id);
+    const childList = children.get(ticket.index) ?? [];
+    const relatedList = related.get(ticket.index) ?? [];
     return {
       id,
       boardId: board.id,
-      laneId: written.laneIds[ticket.laneIndex] as number,
+      laneId: laneIdOf(ticket.index),
       parentTicketId: ticket.parentIndex === null ? null : idOf(ticket.parentIndex),
-      hasChildren: (children[ticket.index]?.length ?? 0) > 0,
+      hasChildren: childList.length > 0,
       title: row.title,
       isResolved: row.isResolved,
       isCompleted: row.isResolved,
@@ -115,7 +137,7 @@ export function importedTickets(
       updatedAt: row.updatedAt,
       tags,
       blockerIds: idsOf(ticket.blockers.keys()),
-      relatedIds: idsOf(related[ticket.index] ?? []),
+      relatedIds: idsOf(relatedList),
       ...refs(id),
       externalReferences,
       // A new ticket: first version, never claimed (claims are not imported).
@@ -128,26 +150,31 @@ export function importedTickets(
       bodyMarkdown: row.bodyMarkdown,
       bodyHtml: row.bodyHtml,
       comments,
-      parent: ticket.parentIndex === null ? null : (relations[ticket.parentIndex] ?? null),
-      children: relationsOf(children[ticket.index] ?? []),
+      parent: ticket.parentIndex === null ? null : relationOf(ticket.parentIndex),
+      children: relationsOf(childList),
       blockers: relationsOf(ticket.blockers.keys()),
-      blockedBy: relationsOf(blocks[ticket.index] ?? []),
-      related: relationsOf(related[ticket.index] ?? []),
+      blockedBy: relationsOf(blocks.get(ticket.index) ?? []),
+      related: relationsOf(relatedList),
       remote: null,
     };
   };
 
   // Board order (docs/api.md, "Ordering"): lane position, active before archived, position, id.
-  const rank = (ticket: PlannedTicket) =>
-    laneRank.get(written.laneIds[ticket.laneIndex] as number) ?? 0;
-  const order = [...planned].sort(
-    (a, b) =>
+  const rank = (index: number) => laneRank.get(laneIdOf(index)) ?? 0;
+  const order = outlines.map((_, index) => index);
+  order.sort((a, b) => {
+    const x = outlines[a] as TicketOutline;
+    const y = outlines[b] as TicketOutline;
+    return (
       rank(a) - rank(b) ||
-      Number(a.row.isArchived) - Number(b.row.isArchived) ||
-      a.row.position - b.row.position ||
-      idOf(a.index) - idOf(b.index),
+      Number(x.isArchived) - Number(y.isArchived) ||
+      x.position - y.position ||
+      idOf(a) - idOf(b)
+    );
+  });
+  return new MadeOnRead(order.length, (position) =>
+    ticketOf(plannedTicket(order[position] as number)),
   );
-  return new MadeOnRead(order.length, (position) => ticketOf(order[position] as PlannedTicket));
 }
 
 /**

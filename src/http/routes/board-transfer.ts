@@ -2,19 +2,25 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { EntityTags } from "../../domain/entity-tags.js";
 import type { BoardExporter } from "../../domain/transfer/board-export.js";
 import type { BoardImporter } from "../../domain/transfer/board-import.js";
+import type { ImportDocument } from "../../domain/transfer/import-plan.js";
 import { AnswerCache, answerFromTag, boardTagOf } from "../conditional-requests.js";
 import { serializeWholeDocument, streamDocument } from "../document-serialization.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
 import { BoardExport, BoardImport } from "../schemas/board-export.js";
 import { type BoardDetail, BoardDetailRef } from "../schemas/boards.js";
 import { answer, BoardIdParams, errors } from "../schemas/common.js";
+import {
+  importSource,
+  importValidatorCompiler,
+  installImportBodyParsing,
+  type StreamedImportBody,
+} from "../streamed-import.js";
 import type { TackApp } from "../types.js";
 
 /** Export and import of whole boards (docs/api.md, "Export and import", docs/export-format.md). */
 export function boardTransferRoutes(
   app: TackApp,
   services: { boardExport: BoardExporter; boardImport: BoardImporter; entityTags: EntityTags },
-  importBodyLimit: number,
 ): void {
   // The last exports of unchanged boards, serialized: an export is the board's tag (its
   // revision) away from being stale, and a client polling for backups or sync asks again and
@@ -50,39 +56,52 @@ export function boardTransferRoutes(
     },
   );
 
-  app.post(
-    "/api/boards/import",
-    {
-      bodyLimit: importBodyLimit,
-      ...serializeWholeDocument,
-      schema: {
-        operationId: "importBoard",
-        summary: "Import a board document as a new board",
-        tags: ["boards"],
-        description:
-          "Creates a new board from a BoardExport document, in one transaction. Any violation is " +
-          "a 400 naming the element (e.g. tickets[4].priority) and nothing is created. 64 MiB " +
-          "body limit (413 beyond).",
-        body: Type.Ref(BoardImport),
-        headers: IdempotencyKeyHeaders,
-        response: {
-          201: answer(BoardDetailRef, "The new board with its lanes and tags."),
-          ...errors(400, 413, 422),
+  // Its own context: the import's body is read as it arrives, by its own JSON parser.
+  app.register(async (scope) => {
+    installImportBodyParsing(scope);
+    scope.post(
+      "/api/boards/import",
+      {
+        ...serializeWholeDocument,
+        validatorCompiler: importValidatorCompiler,
+        schema: {
+          operationId: "importBoard",
+          summary: "Import a board document as a new board",
+          tags: ["boards"],
+          description:
+            "Creates a new board from a BoardExport document, in one transaction. Any violation " +
+            "is a 400 naming the element (e.g. tickets[4].priority) and nothing is created. The " +
+            "body is read as it arrives: at most 100,000 tickets and 1 GiB (413 beyond); with an " +
+            "Idempotency-Key it is read whole, at most 64 MiB.",
+          body: Type.Ref(BoardImport),
+          headers: IdempotencyKeyHeaders,
+          response: {
+            201: answer(BoardDetailRef, "The new board with its lanes and tags."),
+            ...errors(400, 413, 422),
+          },
         },
+        config: { idempotent: true },
       },
-      config: { idempotent: true },
-    },
-    async (request, reply) => {
-      const detail = await services.boardImport.import(request.body);
-      // Streamed (document-serialization.ts), its tickets made as they are written, unless an
-      // Idempotency-Key asks for the answer to be stored for replay, which needs it whole
-      // (JSON.stringify reads the tickets as an array). The type provider knows only the
-      // plain object form of the answer, hence the casts.
-      type Answer = Static<typeof BoardDetail>;
-      const whole = request.headers["idempotency-key"] !== undefined;
-      const body = whole ? detail : streamDocument(detail);
-      if (!whole) reply.type("application/json; charset=utf-8");
-      return reply.code(201).send(body as unknown as Answer);
-    },
-  );
+      async (request, reply) => {
+        const body = request.body as unknown as StreamedImportBody | ImportDocument;
+        const { detail, release } = await services.boardImport.import(importSource(body));
+        // Streamed (document-serialization.ts), its tickets made as they are written, unless an
+        // Idempotency-Key asks for the answer to be stored for replay, which needs it whole
+        // (JSON.stringify reads the tickets as an array). The type provider knows only the
+        // plain object form of the answer, hence the casts.
+        type Answer = Static<typeof BoardDetail>;
+        const whole = request.headers["idempotency-key"] !== undefined;
+        reply.raw.once("close", release);
+        reply.type("application/json; charset=utf-8");
+        if (whole) {
+          // Made now: the scratch file is released when the client leaves, which a keyed
+          // answer outlives (it is kept for the retry).
+          const text = JSON.stringify(detail);
+          release();
+          return reply.code(201).send(text as unknown as Answer);
+        }
+        return reply.code(201).send(streamDocument(detail) as unknown as Answer);
+      },
+    );
+  });
 }
