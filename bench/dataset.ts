@@ -52,13 +52,30 @@ export interface BoardShape {
 
 /** A tack.board document (docs/api.md, "Export and import") of the given shape. */
 export function issueBoardDocument(shape: BoardShape) {
+  return { ...issueBoardHead(shape), tickets: [...issueBoardTickets(shape)] };
+}
+
+/** The document of `issueBoardDocument` without its tickets. */
+export function issueBoardHead(shape: BoardShape) {
+  return {
+    format: "tack.board",
+    version: 1,
+    board: { name: `Bench ${shape.tickets}` },
+    lanes: Array.from({ length: LANES }, (_, i) => ({ id: i + 1, name: `lane ${i + 1}` })),
+    tags: Array.from({ length: TAGS }, (_, i) => ({ id: i + 1, name: `tag ${i}` })),
+  };
+}
+
+/**
+ * The tickets of `issueBoardDocument`, one at a time: a 100,000-ticket document (202 MB of
+ * JSON) is written to a file ticket by ticket (bench/huge.ts) instead of being built whole.
+ */
+export function* issueBoardTickets(shape: BoardShape) {
   const next = random(shape.seed ?? 11);
   const bodyBytes = shape.bodyBytes ?? 880;
-  const lanes = Array.from({ length: LANES }, (_, i) => ({ id: i + 1, name: `lane ${i + 1}` }));
-  const tags = Array.from({ length: TAGS }, (_, i) => ({ id: i + 1, name: `tag ${i}` }));
   const at = (n: number) => new Date(Date.UTC(2024, 0, 1) + n * 60_000).toISOString();
   let commentId = 0;
-  const tickets = Array.from({ length: shape.tickets }, (_, i) => {
+  for (let i = 0; i < shape.tickets; i++) {
     const id = i + 1;
     let body = markdownBody(id, next, bodyBytes);
     if (i % 35 === 3) body += `\n\nSeen again near the ${RARE_WORD} hangar.`;
@@ -70,7 +87,7 @@ export function issueBoardDocument(shape: BoardShape) {
       bodyMarkdown: markdownBody(id * 10 + c, next, bodyBytes / 5),
       createdAt: at(i + c + 1),
     }));
-    return {
+    yield {
       id,
       laneId: (i % LANES) + 1,
       title: `Ticket ${id}: ${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} fails`,
@@ -102,13 +119,5 @@ export function issueBoardDocument(shape: BoardShape) {
             ]
           : [],
     };
-  });
-  return {
-    format: "tack.board",
-    version: 1,
-    board: { name: `Bench ${shape.tickets}` },
-    lanes,
-    tags,
-    tickets,
-  };
+  }
 }

@@ -85,6 +85,14 @@ const BENCHMARKS: Benchmark[] = [
     compares: true,
   },
   {
+    name: "huge",
+    file: "huge.ts",
+    summary:
+      "issue #34's huge boards (10,000, 20,000, 100,000 tickets): import, memory, lists, search, export",
+    server: true,
+    compares: false,
+  },
+  {
     name: "startup",
     file: "startup.ts",
     summary: "the first ten requests after a server starts, and its idle RSS",

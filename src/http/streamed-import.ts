@@ -133,13 +133,17 @@ export function importSource(body: StreamedImportBody | ImportDocument): ImportS
     const { tickets = [], ...head } = body;
     return {
       tickets: (async function* () {
-        for (const ticket of tickets) yield { ticket, text: JSON.stringify(ticket) };
+        for (const ticket of tickets) yield { ticket };
       })(),
+      // Read whole: at most IMPORT_BODY_LIMIT, kept in memory anyway.
+      bytes: 0,
       head: () => head,
     };
   }
   let head: ImportHead | null = null;
+  const declared = Number(body.message.headers["content-length"]);
   return {
+    bytes: Number.isFinite(declared) ? declared : undefined,
     tickets: streamedTickets(body.message, (checked) => {
       head = checked;
     }),

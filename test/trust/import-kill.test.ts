@@ -24,13 +24,17 @@ const COMMENTS = 2000;
 const document = issueBoardDocument({ tickets: TICKETS, comments: COMMENTS });
 const named = (name: string) => JSON.stringify({ ...document, board: { name } });
 
-/** Sends the body (all of it, or the first `part` of it and then nothing); the status, if any. */
+/**
+ * Sends the body (all of it, or the first `part` of it and then nothing); the status, if any.
+ * Chunked, without a declared length: the import then keeps what it reads in scratch files, as
+ * for any large document (domain/transfer/import-keeping.ts).
+ */
 function post(url: string, body: string, part = 1): Promise<number | undefined> {
   const bytes = Buffer.from(body);
   return new Promise((resolve) => {
     const sending = request(`${url}/api/boards/import`, {
       method: "POST",
-      headers: { "content-type": "application/json", "content-length": bytes.length },
+      headers: { "content-type": "application/json" },
     });
     sending.on("response", (response) => {
       response.resume();

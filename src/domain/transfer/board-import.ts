@@ -1,5 +1,3 @@
-import type { ImportedTicketRow } from "../../storage/board-export.js";
-import type { StagingFile } from "../../storage/import-staging.js";
 import type { Stores } from "../../storage/index.js";
 import type { ActivityRecorder } from "../activity.js";
 import type { BoardService } from "../boards/boards.js";
@@ -9,46 +7,38 @@ import type { BoardShell, Ticket } from "../model.js";
 import type { SearchIndexer } from "../search-indexer.js";
 import { planTemplates } from "../templates/template-import.js";
 import type { Transact } from "../transaction.js";
-import {
-  checkAcrossTickets,
-  checkHead,
-  outlineOf,
-  TicketIds,
-  ticketChecker,
-} from "./import-checks.js";
+import { checkAcrossTickets, checkHead, TicketIds, ticketChecker } from "./import-checks.js";
 import { importedTickets, type MadeOnRead } from "./import-detail.js";
-import type {
-  ImportSource,
-  PlannedReason,
-  PlannedTicket,
-  PlannedTickets,
-  TicketOutline,
-  TicketRest,
-} from "./import-plan.js";
+import { type KeptPlans, keeping } from "./import-keeping.js";
+import type { ImportSource, ImportTicket, PlannedTicket, TicketOutline } from "./import-plan.js";
 import { type ImportStores, writeImport } from "./import-write.js";
 
 // `POST /api/boards/import` (docs/api.md, "Export and import"; the design: docs/decisions.md, "A
 // board import streams into scratch files"). A document may hold 100,000 tickets and 200 MB of
-// JSON, so no step holds it whole:
+// JSON, so no step needs it whole:
 //
 // 1. Reading: each ticket, as the request body brings it (checked against the schema by the
-//    HTTP layer), is appended to a scratch file (storage/import-staging.ts); only its id, lane
-//    and position stay in memory.
+//    HTTP layer), is kept (import-keeping.ts: in memory for a small document, else in a scratch
+//    file beside the database); only its id, lane and position are noted.
 // 2. Checking: once the document has ended, board, lanes and tags are checked, then the tickets
 //    a batch at a time in document order (import-checks.ts); each batch's bodies are rendered
-//    (on every core, markdown-pool.ts) and its plan appended to a second scratch file. An
-//    outline of each ticket (import-plan.ts) stays for the checks across tickets.
+//    (on every core, markdown-pool.ts) and its plans kept likewise. An outline of each ticket
+//    (import-plan.ts) stays in memory for the checks across tickets and the links.
 // 3. Writing: one transaction (import-write.ts), reading the plans back a batch at a time. The
 //    database is not touched before it, and better-sqlite3's one connection cannot keep a
 //    transaction open across awaits (other requests' writes would join it), so the board is
 //    written whole or not at all, and a process killed at any point leaves either nothing or
-//    the whole board (test/trust/import-kill.test.ts). The transaction blocks other requests
+//    the whole board (test/trust/import-kill.test.ts). The transaction holds other requests
 //    while it runs (docs/performance.md, "Import and export", gives its length).
 // 4. Answering: the tickets are made one at a time from the plans as the answer is streamed
-//    (import-detail.ts); `release` closes the scratch file once the answer is sent.
+//    (import-detail.ts); `release` drops the plans once the answer is sent.
 
-/** Tickets checked, rendered and kept per round of the checking step. */
-const TICKETS_PER_BATCH = 1000;
+/**
+ * Tickets checked, rendered and kept per round of the checking step. Each round is one render
+ * job on every core, and a job's end renders on the main thread what the workers have not
+ * answered yet: rounds of 1,000 tickets cost a 5,000-ticket import ~30% more CPU.
+ */
+const TICKETS_PER_BATCH = 4000;
 
 /** The import's answer: the new board, its tickets made as the answer is written. */
 export interface ImportedBoard extends BoardShell {
@@ -72,15 +62,16 @@ export function boardImporter(
      */
     async import(source: ImportSource): Promise<{ detail: ImportedBoard; release: () => void }> {
       const at = now();
-      const documentTickets = stores.importStaging.open();
+      const keep = keeping(stores.importStaging, source.bytes);
+      const documentTickets = keep.documentTickets();
       const outlines: TicketOutline[] = [];
       let plans: KeptPlans | null = null;
       try {
-        plans = new KeptPlans(stores.importStaging, outlines);
+        plans = keep.plans(outlines);
         const ids = new TicketIds();
-        for await (const { ticket, text } of source.tickets) {
-          ids.add(ticket);
-          documentTickets.append(text);
+        for await (const read of source.tickets) {
+          ids.add(read.ticket);
+          documentTickets.append(read);
         }
         const head = checkHead(source.head());
         ids.assertUnique();
@@ -119,7 +110,7 @@ export type BoardImporter = ReturnType<typeof boardImporter>;
  * Checks and renders the document's tickets a batch at a time, keeping each plan in `plans`.
  */
 async function planTickets(
-  documentTickets: StagingFile,
+  documentTickets: { readonly count: number; ticket(index: number): ImportTicket },
   plans: KeptPlans,
   check: ReturnType<typeof ticketChecker>,
 ): Promise<void> {
@@ -127,7 +118,7 @@ async function planTickets(
     const end = Math.min(start + TICKETS_PER_BATCH, documentTickets.count);
     const batch: PlannedTicket[] = [];
     for (let index = start; index < end; index++) {
-      batch.push(check(JSON.parse(documentTickets.read(index)), index));
+      batch.push(check(documentTickets.ticket(index), index));
     }
     // Rendering is the costly part of an import, so it comes only once the batch is known to
     // be valid, and outside any transaction (other requests are served meanwhile).
@@ -156,64 +147,5 @@ async function renderBodies(tickets: readonly PlannedTicket[]): Promise<void> {
       ask.questionHtml = html[next++] as string;
       if (ask.answer?.text != null) ask.answer.textHtml = html[next++] as string;
     }
-  }
-}
-
-/**
- * The plans of a document's tickets, kept in two scratch files: row and rest (import-plan.ts),
- * record n of each for ticket n; tag reasons and blockers as entry lists in JSON.
- */
-class KeptPlans implements PlannedTickets {
-  private readonly rows: StagingFile;
-  private readonly rests: StagingFile;
-
-  constructor(
-    staging: Pick<Stores, "importStaging">["importStaging"],
-    private readonly outlines: TicketOutline[],
-  ) {
-    this.rows = staging.open();
-    try {
-      this.rests = staging.open();
-    } catch (error) {
-      this.rows.close();
-      throw error;
-    }
-  }
-
-  add(ticket: PlannedTicket): void {
-    this.rows.append(JSON.stringify(ticket.row));
-    const { comments, tags, references, events, asks } = ticket;
-    this.rests.append(JSON.stringify({ comments, tags: [...tags], references, events, asks }));
-    this.outlines.push(outlineOf(ticket));
-  }
-
-  row(index: number): ImportedTicketRow {
-    return JSON.parse(this.rows.read(index)) as ImportedTicketRow;
-  }
-
-  rest(index: number): TicketRest {
-    const rest = JSON.parse(this.rests.read(index)) as Omit<TicketRest, "tags"> & {
-      tags: Array<[number, PlannedReason]>;
-    };
-    return { ...rest, tags: new Map(rest.tags) };
-  }
-
-  ticket(index: number): PlannedTicket {
-    const outline = this.outlines[index] as TicketOutline;
-    return {
-      index,
-      sourceId: outline.sourceId,
-      laneIndex: outline.laneIndex,
-      parentIndex: outline.parentIndex,
-      row: this.row(index),
-      ...this.rest(index),
-      blockers: outline.blockers ?? new Map(),
-      relatedIndexes: outline.relatedIndexes ?? [],
-    };
-  }
-
-  close(): void {
-    this.rows.close();
-    this.rests.close();
   }
 }

@@ -76,14 +76,16 @@ export type ImportHead = Omit<ImportDocument, "tickets">;
  */
 export interface ImportSource {
   tickets: AsyncIterable<SourceTicket>;
+  /** The document's size in bytes, when known before it is read (import-keeping.ts). */
+  bytes: number | undefined;
   /** Throws if called before `tickets` has ended. */
   head(): ImportHead;
 }
 
 export interface SourceTicket {
   ticket: ImportTicket;
-  /** The ticket as JSON (what the import keeps in its scratch file until it is checked). */
-  text: string;
+  /** The ticket's JSON text as the document gave it, if at hand (a scratch file keeps it). */
+  text?: string;
 }
 
 /** A checked ticket, everything resolved to indexes into the plan's own arrays. */
