@@ -20,6 +20,7 @@ import type {
   TrashRestoredT,
 } from "./api-types.js";
 import { ApiError, errorFromResponse, unreachable } from "./errors.js";
+import { streamedRequest } from "./streamed-upload.js";
 
 export const DEFAULT_URL = "http://127.0.0.1:3000";
 
@@ -59,8 +60,11 @@ export interface RawResponse {
 
 export interface RequestOptions {
   body?: unknown;
-  /** Sent as is (a string) instead of JSON.stringify(body): board import of a file. */
-  rawBody?: string;
+  /**
+   * Sent as is instead of JSON.stringify(body): board import of a file, as text or as the
+   * file's chunks (sent as they are read, never whole in memory).
+   */
+  rawBody?: string | AsyncIterable<Uint8Array>;
   headers?: Record<string, string>;
   idempotencyKey?: string | undefined;
   ifMatch?: string | undefined;
@@ -124,7 +128,7 @@ export class TackClient {
   /** Any request; answers whatever status the server gives (the `tack api` escape hatch). */
   async raw(method: string, path: string, options: RequestOptions = {}): Promise<RawResponse> {
     const headers: Record<string, string> = { ...this.authHeaders(), ...options.headers };
-    let body: string | undefined;
+    let body: string | AsyncIterable<Uint8Array> | undefined;
     if (options.rawBody !== undefined) body = options.rawBody;
     else if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers["content-type"] ??= "application/json";
@@ -132,13 +136,23 @@ export class TackClient {
     if (options.ifMatch) headers["if-match"] = options.ifMatch;
     let response: Response;
     try {
-      const init: RequestInit & { duplex?: "half" } = { method, headers, body };
+      const init: RequestInit & { duplex?: "half" } = { method, headers };
       if (options.signal) init.signal = options.signal;
-      if (body !== undefined && options.onUpload) {
+      if (typeof body === "string") init.body = body;
+      if (typeof body === "string" && options.onUpload) {
         init.body = uploadStream(body, options.onUpload);
         init.duplex = "half";
       }
-      response = await this.send(this.url + path, init);
+      response =
+        body === undefined || typeof body === "string"
+          ? await this.send(this.url + path, init)
+          : await streamedRequest(this.url + path, {
+              method,
+              headers,
+              body,
+              onUpload: options.onUpload ?? (() => {}),
+              signal: options.signal,
+            });
     } catch (error) {
       if (options.signal?.aborted) throw error;
       throw unreachable(this.url, error);
@@ -229,8 +243,9 @@ export class TackClient {
     }
     return response.text;
   }
+  /** `document`: the JSON text, or its bytes as they are read (a file, stdin). */
   importBoard(
-    document: string,
+    document: string | AsyncIterable<Uint8Array>,
     idempotencyKey?: string,
     options: { onUpload?: (sent: number) => void } = {},
   ) {
