@@ -54,9 +54,10 @@ export function ticketReadinessStore(db: Db) {
     )
     .raw(true);
 
-  // One priority at a time, walking lanes (lanes_by_board) and each lane's active tickets
-  // (tickets_by_lane) in board order: the first ready ticket ends the walk, with no sort of the
-  // board. The ready queue's order is priority desc, then board order, so the caller asks 4..1.
+  // One priority at a time, walking lanes (lanes_by_board) and each lane's open tickets of that
+  // priority (tickets_ready_walk: neither resolved nor archived) in board order: the first ready
+  // ticket ends the walk, with no sort of the board. The ready queue's order is priority desc,
+  // then board order, so the caller asks 4..1.
   const firstReady = new Map<string, ReturnType<typeof prepareFirst>>();
   function prepareFirst(filter: ReadyFilter) {
     const where = ["l.board_id = @boardId", "t.priority = @priority", READY];

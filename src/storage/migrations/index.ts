@@ -20,6 +20,7 @@ import { flowEntryTest } from "./015-flow-entry-test.js";
 import { developerInTheLoopSchema } from "./016-developer-in-the-loop.js";
 import { checklistsSchema } from "./017-checklists.js";
 import { rerenderMarkdownRealDocuments } from "./018-rerender-markdown-real-documents.js";
+import { readyWalkIndex } from "./019-ready-walk-index.js";
 
 /**
  * Ordered list of schema migrations. The database's `PRAGMA user_version` records how many have
@@ -44,4 +45,5 @@ export const migrations: readonly Migration[] = [
   developerInTheLoopSchema,
   checklistsSchema,
   rerenderMarkdownRealDocuments,
+  readyWalkIndex,
 ];
