@@ -1,5 +1,5 @@
 /**
- * The board of issue #11's measurements, generated deterministically: `tickets` tickets on 8
+ * The board of the idle-board measurements (`npm run bench -- idle`), generated deterministically: `tickets` tickets on 8
  * lanes with ~1 KB Markdown bodies of ordinary words, `comments` comments spread over them, 2%
  * archived, tags, parents, blockers, related links and external references. One word, RARE_WORD,
  * appears in ~3% of the tickets (144 of 5,000 in the issue's search scenario).

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- huge [--sizes 10000,20000,100000] [--rounds N]`: issue #34's huge board.
+ * `npm run bench -- huge [--sizes 10000,20000,100000] [--rounds N]`: huge boards.
  * For each size, the board of bench/dataset.ts (issueBoardDocument, with 2.5 comments per ticket
  * on average: 202 MB of JSON at 100,000 tickets) is written to bench/results/ once, ticket by
  * ticket, then a fresh server:

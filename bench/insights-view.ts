@@ -6,7 +6,7 @@
  * /boards/{id}/insights `rounds` times in fresh contexts and reads the view's performance marks:
  *
  * - draw: from the insights answer parsed (`insights-data`) to the frame after every chart drew
- *   (`insights-drawn`): the view's own work (issue #23: at most 500 ms);
+ *   (`insights-drawn`): the view's own work (target: at most 500 ms);
  * - fetch: request to parsed answer (the server's time plus the transfer of ~1 MB of JSON);
  * - redraw: the same draw after the period changes to 7 days.
  */

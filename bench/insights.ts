@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- insights [flags]`: server CPU of `GET /api/boards/{id}/insights` on a board
- * of 20,000 tickets with 100,000 activity entries, 30 daily buckets (the target of issue #23:
+ * of 20,000 tickets with 100,000 activity entries, 30 daily buckets (the target:
  * at most 200 ms). The history is written straight into a fresh database (as tack records it:
  * created, claimed, moved, resolved or released, five entries per ticket over 60 days), then the
  * built server (`dist/`) answers `--requests` requests one after another; the CPU the server

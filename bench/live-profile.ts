@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- live <mode> [seconds] [flags]`: server CPU per operation on a 10,000-ticket
- * board (bench/dataset.ts) with board streams open, as issue #20 measured it, split by thread;
+ * board (bench/dataset.ts) with board streams open, as the swarm measures it, split by thread;
  * with the runner's --profile, a V8 CPU profile of the server as well (bench/main.ts).
  *
  * The board is seeded once into a cached file in the OS temp dir, named by the dataset and the

@@ -43,7 +43,7 @@ const BENCHMARKS: Benchmark[] = [
     name: "idle",
     file: "suite.ts",
     summary:
-      "issue #11's table on a 5,000-ticket board at rest: each request, imports, memory; targets",
+      "the idle-board table: a 5,000-ticket board at rest: each request, imports, memory; targets",
     server: true,
     compares: false,
   },
@@ -58,7 +58,7 @@ const BENCHMARKS: Benchmark[] = [
     name: "swarm",
     file: "swarm.ts",
     summary:
-      "issue #20: reads right after a write, claim-next, K agents and two UIs on a 10,000-ticket board",
+      "reads right after a write, claim-next, K agents and two UIs on a 10,000-ticket board",
     server: true,
     compares: true,
   },
@@ -88,7 +88,7 @@ const BENCHMARKS: Benchmark[] = [
     name: "huge",
     file: "huge.ts",
     summary:
-      "issue #34's huge boards (10,000, 20,000, 100,000 tickets): import, memory, lists, search, export",
+      "huge boards (10,000, 20,000, 100,000 tickets): import, memory, lists, search, export",
     server: true,
     compares: false,
   },
@@ -138,7 +138,7 @@ const BENCHMARKS: Benchmark[] = [
   {
     name: "insights",
     file: "insights.ts",
-    summary: "issue #23: GET insights on 20,000 tickets with 100,000 activity entries",
+    summary: "GET insights on 20,000 tickets with 100,000 activity entries",
     server: true,
     compares: true,
   },
@@ -160,7 +160,7 @@ const BENCHMARKS: Benchmark[] = [
   {
     name: "mcp",
     file: "mcp-ready.ts",
-    summary: "issue #21: `ready` through /mcp against the API's ready list, on 1,000 tickets",
+    summary: "`ready` through /mcp against the API's ready list, on 1,000 tickets",
     server: true,
     compares: true,
   },

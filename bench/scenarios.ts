@@ -1,5 +1,5 @@
 /**
- * The load scenarios of issue #11's table (plus position moves and bulk transitions) against a
+ * The load scenarios of the idle-board table (plus position moves and bulk transitions) against a
  * seeded board, each with its target: server CPU per request (ms) on this machine class.
  */
 import { RARE_WORD } from "./dataset.js";

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- idle`: issue #11's measurements, each with its target and PASS/FAIL. Seeds a
+ * `npm run bench -- idle`: the idle-board measurements, each with its target and PASS/FAIL. Seeds a
  * 5,000-ticket board (12,000 comments, ~1 KB Markdown bodies: bench/dataset.ts) through the
  * import endpoint of a fresh server, runs every scenario of bench/scenarios.ts against it (10
  * requests in flight, BENCH_DURATION_MS each, default 3 s), fans one change out to 100 board
@@ -205,7 +205,7 @@ async function main(): Promise<void> {
   const machine = `node ${process.version}, ${cpu.length} x ${cpu[0]?.model.trim() ?? "cpu"}, load average ${loadavg()
     .map((value) => value.toFixed(1))
     .join(" ")}`;
-  console.log(`tack bench (issue #11) — ${machine}, ${new Date().toISOString()}`);
+  console.log(`tack bench idle — ${machine}, ${new Date().toISOString()}`);
   const rows: Row[] = [];
 
   // Idle memory of a fresh server, as a user starts it.

@@ -343,7 +343,7 @@ export async function runSwarm(
           severity: "info",
           data: { agent: actor, loop },
         });
-        // Not matched with its stream message: builds before issue #20's write work announced
+        // Not matched with its stream message: older builds announced
         // a ticket event with `ticketIds: []`, which names no ticket (they now name it).
         holding.endSentAt = performance.now();
         const end =

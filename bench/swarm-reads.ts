@@ -1,5 +1,5 @@
 /**
- * Issue #20's "read right after a write" table: PATCH one ticket's title, then read; a read's
+ * The swarm's "read right after a write" table: PATCH one ticket's title, then read; a read's
  * cost is the server CPU per (PATCH + read) pair minus that per PATCH alone, in blocks that
  * alternate, so the write's emptying of caches is charged to the read that follows it, as on a
  * board agents are changing. Then claim-next with 32 concurrent callers: server CPU per claim

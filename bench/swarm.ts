@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- swarm [flags]`: issue #20's measurements of a board that agents are
+ * `npm run bench -- swarm [flags]`: the measurements of a board that agents are
  * changing. Seeds a 10,000-ticket board (bench/dataset.ts: ~9,800 open, one lane ~12 %, a word
  * in ~3 %; 2.4 comments per ticket) once, and starts a fresh server on a copy of it per phase:
  *   1. the "read right after a write" table and claim-next with 32 concurrent callers
@@ -11,7 +11,7 @@
  * PATCHes, then every read form; 0: none), --alone-seconds 1 (each operation alone after the
  * swarm), --no-agent-streams,
  * --write-streams 34 (board streams held open during the read-after-write table: two UIs and 32
- * agents; 0 as before issue #20's write work), --skip-reads, --skip-swarm, --json <file> (every
+ * agents; 0: none), --skip-reads, --skip-swarm, --json <file> (every
  * figure of every run), and
  * --compare <commit> [--rounds N]: that commit's build (a temporary worktree, bench/builds.ts)
  * and this tree's, alternated phase by phase in one run, with ratios.
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   const flags = options();
   const cpu = cpus();
   console.log(
-    `tack bench swarm (issue #20) — node ${process.version}, ${cpu.length} x ${cpu[0]?.model.trim()}, load average ${loadavg()
+    `tack bench swarm — node ${process.version}, ${cpu.length} x ${cpu[0]?.model.trim()}, load average ${loadavg()
       .map((value) => value.toFixed(1))
       .join(" ")}, ${new Date().toISOString()}`,
   );

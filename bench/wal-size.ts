@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- wal [flags]`: how large the SQLite write-ahead log (`<db>-wal`) grows, sampled every
- * 100 ms (issue #34, docs/operations.md "Disk space"):
+ * 100 ms (docs/operations.md "Disk space"):
  *   1. a board import of each size of --imports (default 10000,20000; bench/dataset.ts with 2.4
  *      comments per ticket) into a fresh server: the largest size while it runs, the size when
  *      it is answered and --settle seconds later;
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     streams: Number(values.streams),
   };
   console.log(
-    `tack bench wal (issue #34) — node ${process.version}, load average ${loadavg()
+    `tack bench wal — node ${process.version}, load average ${loadavg()
       .map((value) => value.toFixed(1))
       .join(" ")}, ${new Date().toISOString()}`,
   );

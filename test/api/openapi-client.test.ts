@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import openapiTS, { astToString } from "openapi-typescript";
 import { startTestServer } from "../helpers/server.js";
 
-// A client generated from tack's OpenAPI document works unchanged (issue #21): openapi-typescript
+// A client generated from tack's OpenAPI document works unchanged: openapi-typescript
 // writes the types from the live document, tsc checks a small openapi-fetch client against them
 // (priority typed 1 | 2 | 3 | 4, headers declared), and the same client then runs against tack.
 

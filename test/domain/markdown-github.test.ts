@@ -1,4 +1,4 @@
-// What GitHub shows for real documents beyond the GFM specification's examples (issue #36): layout
+// What GitHub shows for real documents beyond the GFM specification's examples: layout
 // attributes, <picture>, single-tilde strikethrough, an autolink's text as typed, a leading
 // byte-order mark, and heading anchors with in-page links. Each case states GitHub's output as
 // tack writes it; test/domain/markdown-real-documents.test.ts compares whole documents with cmark-gfm.

@@ -1,5 +1,5 @@
 /**
- * Flow histories (docs/api.md, "Insights", issue #23): insights read every flow entry of thousands
+ * Flow histories (docs/api.md, "Insights"): insights read every flow entry of thousands
  * of tickets on each request, and pulling the detail fields out of each entry's JSON and parsing
  * its date-time text cost most of that request. `flow_histories` keeps, per ticket (its subject id:
  * activity outlives its ticket), those entries already reduced to numbers, one JSON array per

@@ -1,7 +1,7 @@
 import { entryOf, isFlowEntry, REBUILD_TRIGGERS } from "./012-flow-histories.js";
 
 /**
- * A revision per flow history (issue #23): insights keep each ticket's parsed history in memory
+ * A revision per flow history (docs/api.md, "Insights"): insights keep each ticket's parsed history in memory
  * (storage/flow-history.ts) and read again only the histories whose revision changed since, so
  * a request after a few writes parses a few tickets instead of the board.
  *

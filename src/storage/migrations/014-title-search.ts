@@ -2,7 +2,7 @@ import type { Db } from "../db.js";
 import { BATCH, defer, references } from "./007-search-index-parts.js";
 
 /**
- * The title's search text on the ticket row (issue #20, docs/performance.md, "Search index").
+ * The title's search text on the ticket row (docs/performance.md, "Search index").
  * `ticket_texts.search_text` held the folded title and body together, so a title edit rewrote the
  * whole text row, both bodies included (~3.4 KB for a typical ticket), and its trigger compared the
  * old and new text's first line and rest to tell the index which part changed. Now:
