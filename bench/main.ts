@@ -57,8 +57,7 @@ const BENCHMARKS: Benchmark[] = [
   {
     name: "swarm",
     file: "swarm.ts",
-    summary:
-      "reads right after a write, claim-next, K agents and two UIs on a 10,000-ticket board",
+    summary: "reads right after a write, claim-next, K agents and two UIs on a 10,000-ticket board",
     server: true,
     compares: true,
   },
@@ -87,8 +86,7 @@ const BENCHMARKS: Benchmark[] = [
   {
     name: "huge",
     file: "huge.ts",
-    summary:
-      "huge boards (10,000, 20,000, 100,000 tickets): import, memory, lists, search, export",
+    summary: "huge boards (10,000, 20,000, 100,000 tickets): import, memory, lists, search, export",
     server: true,
     compares: false,
   },
