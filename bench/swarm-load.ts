@@ -183,8 +183,11 @@ class UiClient {
     this.pending ??= { all: false, ids: new Set() };
     if (ticketIds === null) this.pending.all = true;
     else for (const id of ticketIds) this.pending.ids.add(id);
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.flush(), UI_COALESCE_MS);
+    // As the web UI: a window from the first message (ui/src/board-sync.ts `schedule`).
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, UI_COALESCE_MS);
   }
 
   private flush(): void {

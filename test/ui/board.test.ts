@@ -670,4 +670,42 @@ describe("the live stream", () => {
     );
     await context.close();
   });
+
+  test("writes that never pause still reach the page while they go on", async () => {
+    const created = (await api.post("/api/boards", { name: "Busy", laneNames: ["todo"] })).body;
+    const laneId = created.lanes[0].id;
+    const watched = (
+      await api.post(`/api/boards/${created.board.id}/tickets`, {
+        laneId,
+        title: "Not yet renamed",
+      })
+    ).body;
+    const busy = (
+      await api.post(`/api/boards/${created.board.id}/tickets`, {
+        laneId,
+        title: "busy 0",
+      })
+    ).body;
+    const { page, context, errors } = await openPage(`${api.url}/boards/${created.board.id}`);
+    await page.getByText("busy 0").waitFor();
+    // Agents writing without pause: a message every few ms, far less than the page's 60 ms
+    // window. The watched ticket changes once, early; the page must show it while the writes go
+    // on, not only once they stop.
+    let writing = true;
+    const writes = (async () => {
+      for (let n = 1; writing; n++) {
+        await api.patch(`/api/tickets/${busy.id}`, { title: `busy ${n}` });
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    await api.patch(`/api/tickets/${watched.id}`, { title: "Renamed amid the writes" });
+    try {
+      await page.getByText("Renamed amid the writes").waitFor();
+    } finally {
+      writing = false;
+      await writes;
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
 });

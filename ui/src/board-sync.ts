@@ -245,8 +245,12 @@ export function schedule(ids: number[] | null): void {
     // may be one this catch-up stands for.
     forgetRemovedHere();
   } else for (const id of ids) pending.ids.add(id);
-  clearTimeout(timer);
-  timer = setTimeout(flush, 60);
+  // A window from the first message, not a quiet gap after the last: agents that write without
+  // pause would otherwise hold every refetch off until they all stop.
+  timer ??= setTimeout(() => {
+    timer = undefined;
+    flush();
+  }, 60);
 }
 
 /** Refetches what the messages named, unless a refetch runs or the board's list still arrives. */
