@@ -247,7 +247,8 @@ export function schedule(ids: number[] | null): void {
   } else for (const id of ids) pending.ids.add(id);
   // A window from the first message, not a quiet gap after the last: agents that write without
   // pause would otherwise hold every refetch off until they all stop.
-  timer ??= setTimeout(() => {
+  if (timer !== undefined) return;
+  timer = setTimeout(() => {
     timer = undefined;
     flush();
   }, 60);

@@ -1,4 +1,5 @@
 import { memo } from "preact/compat";
+import { arrivingLaneId } from "../board-data";
 import { onCardPointerDown } from "../drag";
 import { PRIORITIES } from "../priorities";
 import type { Ticket, TicketSummary } from "../types";
@@ -117,8 +118,9 @@ export const Card = memo(function Card(props: CardProps) {
               ↳ #{ticket.parentTicketId}
             </span>
           )}
-          {/* 0 only while a big board's list arrives: its children are in later lanes. */}
-          {ticket.hasChildren && props.childCount > 0 && (
+          {/* Hidden at 0 only while a big board's list arrives (its children are in later
+              lanes); once it is in, the server's hasChildren decides. */}
+          {ticket.hasChildren && (props.childCount > 0 || arrivingLaneId.value === undefined) && (
             <span class="badge" title={`${props.childCount} child ticket(s)`}>
               ▤ {props.childCount}
             </span>
