@@ -82,11 +82,14 @@ test("ui/src/types.ts only derives types from the server's schemas", () => {
 });
 
 test("no other UI file declares its own type under a server schema's name", () => {
-  // The names the server's schema files export (Ticket, Lane, TrashItem, SessionState, ...).
-  const schemaFolder = join(root, "src/http/schemas");
+  // The names the server's schema files export (Ticket, Lane, TrashItem, SessionState, ...):
+  // the resources' in src/model, the requests' and answers' in src/http/schemas.
   const serverNames = new Set<string>();
-  for (const name of readdirSync(schemaFolder)) {
-    for (const statement of parse(join(schemaFolder, name)).statements) {
+  const schemaFiles = ["src/model", "src/http/schemas"].flatMap((folder) =>
+    readdirSync(join(root, folder)).map((name) => join(root, folder, name)),
+  );
+  for (const path of schemaFiles) {
+    for (const statement of parse(path).statements) {
       const exported = ts
         .getModifiers(statement as ts.HasModifiers)
         ?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword);
