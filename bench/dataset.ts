@@ -16,6 +16,20 @@ const WORDS = (
 ).split(" ");
 
 /** Deterministic pseudo-random numbers (a linear congruential generator), for comparable runs. */
+/** The GitHub issue a generated ticket `id` references (the bench boards' one reference kind). */
+export function upstreamIssue(id: number) {
+  return {
+    kind: "source",
+    provider: "github",
+    instanceUrl: "https://github.com",
+    projectKey: "acme/app",
+    issueKey: String(id),
+    displayRef: `acme/app#${id}`,
+    url: `https://github.com/acme/app/issues/${id}`,
+    title: `Upstream issue ${id}`,
+  };
+}
+
 export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -103,21 +117,7 @@ export function* issueBoardTickets(shape: BoardShape) {
       blockerIds: i % 3 === 0 && i > 0 ? [id - 1] : [],
       relatedIds: i % 7 === 0 && i > 1 ? [id - 2] : [],
       comments,
-      externalReferences:
-        i % 4 === 0
-          ? [
-              {
-                kind: "source",
-                provider: "github",
-                instanceUrl: "https://github.com",
-                projectKey: "acme/app",
-                issueKey: String(id),
-                displayRef: `acme/app#${id}`,
-                url: `https://github.com/acme/app/issues/${id}`,
-                title: `Upstream issue ${id}`,
-              },
-            ]
-          : [],
+      externalReferences: i % 4 === 0 ? [upstreamIssue(id)] : [],
     };
   }
 }

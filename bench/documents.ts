@@ -4,6 +4,7 @@
  * links, external references, events) and a "modest" one (short bodies, one comment each, some
  * links). bench/dataset.ts's `issueBoardDocument` is the board of the other benchmarks.
  */
+import { upstreamIssue } from "./dataset.js";
 
 /** A deterministic board document of `size` tickets using every exported feature. */
 export function boardDocument(size: number) {
@@ -47,21 +48,7 @@ export function boardDocument(size: number) {
           reasonCommentId: 2 * id - 1,
         },
       ],
-      externalReferences:
-        i % 2 === 0
-          ? [
-              {
-                kind: "source",
-                provider: "github",
-                instanceUrl: "https://github.com",
-                projectKey: "acme/app",
-                issueKey: String(id),
-                displayRef: `acme/app#${id}`,
-                url: `https://github.com/acme/app/issues/${id}`,
-                title: `Upstream issue ${id}`,
-              },
-            ]
-          : [],
+      externalReferences: i % 2 === 0 ? [upstreamIssue(id)] : [],
       events:
         i % 3 === 0
           ? [
