@@ -692,12 +692,14 @@ describe("the live stream", () => {
     // window. The watched ticket changes once, early; the page must show it while the writes go
     // on, not only once they stop.
     let writing = true;
-    const writes = (async () => {
-      for (let n = 1; writing; n++) {
-        await api.patch(`/api/tickets/${busy.id}`, { title: `busy ${n}` });
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    })();
+    // Three writers, so the stream never goes quiet for the page's 60 ms.
+    const writes = Promise.all(
+      [0, 1, 2].map(async (writer) => {
+        for (let n = 1; writing; n++) {
+          await api.patch(`/api/tickets/${busy.id}`, { title: `busy ${writer}.${n}` });
+        }
+      }),
+    );
     await api.patch(`/api/tickets/${watched.id}`, { title: "Renamed amid the writes" });
     try {
       await page.getByText("Renamed amid the writes").waitFor();
