@@ -38,6 +38,15 @@ function checkpointedRows(dbFile: string, table: string): number | null {
   }
 }
 
+/** Creates `filler` and writes `rows` rows of ~4 KB (a page each) in one commit. */
+function fillInOneCommit(db: ReturnType<typeof openDatabase>, rows: number): void {
+  db.exec("CREATE TABLE filler (body TEXT)");
+  const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
+  db.transaction(() => {
+    for (let row = 0; row < rows; row++) insert.run("x".repeat(4000));
+  })();
+}
+
 async function eventually(read: () => number | null, want: number, what: string): Promise<void> {
   const deadline = Date.now() + 15_000;
   let value = read();
@@ -53,12 +62,8 @@ test("a commit never checkpoints on the committing connection; the checkpoint th
   const db = openDatabase(dbFile);
   const checkpoints = walCheckpointsOffThread(db, dbFile);
   try {
-    db.exec("CREATE TABLE filler (body TEXT)");
     // ~1,500 pages: past the 1,000 at which SQLite would checkpoint inside this commit.
-    const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
-    db.transaction(() => {
-      for (let row = 0; row < 1500; row++) insert.run("x".repeat(4000));
-    })();
+    fillInOneCommit(db, 1500);
     assert.equal(db.pragma("wal_autocheckpoint", { simple: true }), BOUND_AUTOCHECKPOINT_PAGES);
     assert.equal(checkpointedRows(dbFile, "filler"), null, "the table is not in the file yet");
 
@@ -78,11 +83,7 @@ test("a log grown past the bound is checkpointed by the committing connection it
   // A bound of 1,000 pages here; the server's is BOUND_AUTOCHECKPOINT_PAGES.
   const checkpoints = walCheckpointsOffThread(db, dbFile, 1000);
   try {
-    db.exec("CREATE TABLE filler (body TEXT)");
-    const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
-    db.transaction(() => {
-      for (let row = 0; row < 1500; row++) insert.run("x".repeat(4000));
-    })();
+    fillInOneCommit(db, 1500);
     // No call to committed(): the thread never ran, the commit itself copied the log.
     assert.equal(checkpointedRows(dbFile, "filler"), 1500);
   } finally {
@@ -121,12 +122,8 @@ test("once writes pause, a log grown past 16 MiB by one large commit is emptied"
   const db = openDatabase(dbFile);
   const checkpoints = walCheckpointsOffThread(db, dbFile);
   try {
-    db.exec("CREATE TABLE filler (body TEXT)");
-    const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
     // ~5,000 pages, ~20 MiB, in one commit (as an import writes).
-    db.transaction(() => {
-      for (let row = 0; row < 5000; row++) insert.run("x".repeat(4000));
-    })();
+    fillInOneCommit(db, 5000);
     checkpoints.committed();
     assert.ok(logBytes(dbFile) > SETTLED_LOG_BYTES, "the commit grew the log past the bound");
     await eventually(() => (logBytes(dbFile) <= SETTLED_LOG_BYTES ? 1 : 0), 1, "a settled log");
