@@ -28,6 +28,14 @@ export function heldSync() {
       pending.push({ fd, release });
       wake?.();
     }) satisfies SyncFile,
+    /**
+     * Stops holding and releases every held call: for `t.after`, so a test that fails while a
+     * call is held ends instead of leaving the server's close waiting for that sync forever.
+     */
+    stop(): void {
+      held.holding = false;
+      for (const call of pending.splice(0)) call.release();
+    },
     /** The oldest held call, once there is one. */
     async next(): Promise<HeldCall> {
       while (pending.length === 0) await new Promise<void>((resolve) => (wake = resolve));

@@ -55,9 +55,10 @@ test("Shift+← keeps the moved card focused, unless focus moved on before the a
     assert.equal(movedOn, elsewhere, "the user moved on");
   } finally {
     // Released even when an assertion fails: a held fsync keeps the server (and this file's
-    // process) from ever finishing.
-    sync.holding = false;
+    // process) from ever finishing. Every held call, not only the move's: a refetch or the
+    // background indexer may have committed meanwhile and be waiting for a sync of its own.
     held.release();
+    sync.stop();
   }
   const movedId = Number((moved as string).replace("card-", ""));
   await until(
