@@ -8,7 +8,7 @@ import type {
 import type { Db } from "./database.js";
 
 /** Wait after a commit before checkpointing, so a burst of commits shares one checkpoint. */
-const DELAY_MS = 1000;
+export const CHECKPOINT_DELAY_MS = 1000;
 /** SQLite's default: checkpoint on the connection that commits once the log has this many pages. */
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 /**
@@ -18,11 +18,13 @@ const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
  */
 export const BOUND_AUTOCHECKPOINT_PAGES = 100_000;
 /**
- * The log restarts from its beginning only at a write that finds it wholly copied. The thread's
- * catch-up passes (checkpoint-worker.ts) nearly always end so; under writes without a pause they
- * can end behind the newest commit time after time. When they did and the log holds this many
- * pages (8 MiB at 4 KiB), the server's connection copies the few pages left itself, between two
- * requests (no commit can come in between), so the next write restarts the log.
+ * The log restarts from its beginning only at a write that finds it wholly copied. A pass of the
+ * thread (checkpoint-worker.ts) copies the log as it was when the pass began: under writes
+ * without a pause, a commit lands during nearly every pass, so the log is never wholly copied
+ * and never restarts, though each report says nothing is left. So when the log holds this many
+ * pages (8 MiB at 4 KiB), the server's connection copies what is left itself, whatever the
+ * report said, between two requests (no commit can come in between), and the next write
+ * restarts the log. Nothing left to copy costs no sync.
  */
 export const CATCH_UP_ON_CONNECTION_PAGES = 2048;
 /**
@@ -103,10 +105,10 @@ export function walCheckpointsOffThread(
         return;
       }
       const large = report.logPages >= CATCH_UP_ON_CONNECTION_PAGES;
-      if (report.behindPages > 0 && large) catchUp();
+      if (large) catchUp();
       // A log that grew this large since its last restart is written fast: the next checkpoint
       // follows at once, or the log would grow by a second of such writes each time.
-      if (wanted) schedule(large ? 0 : DELAY_MS);
+      if (wanted) schedule(large ? 0 : CHECKPOINT_DELAY_MS);
       else if (!settling) {
         // No commit since this checkpoint was asked for, a second or more ago: the burst is
         // over. One settle per pause (the next commit allows another).
@@ -119,7 +121,7 @@ export function walCheckpointsOffThread(
     return thread;
   }
 
-  function schedule(delayMs = DELAY_MS): void {
+  function schedule(delayMs = CHECKPOINT_DELAY_MS): void {
     wanted = false;
     timer = setTimeout(() => {
       timer = undefined;

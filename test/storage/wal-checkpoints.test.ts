@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { endianness, tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -9,6 +9,8 @@ import { openDatabase } from "../../src/storage/database.js";
 import { groupCommit } from "../../src/storage/group-commit.js";
 import {
   BOUND_AUTOCHECKPOINT_PAGES,
+  CATCH_UP_ON_CONNECTION_PAGES,
+  CHECKPOINT_DELAY_MS,
   LOG_SIZE_LIMIT_BYTES,
   SETTLED_LOG_BYTES,
   walCheckpointsOffThread,
@@ -171,6 +173,71 @@ test("under steady writes with a reader attached, the log restarts and stays wit
   } finally {
     reader.close();
     await commits.close();
+    await checkpoints.stop();
+    db.close();
+  }
+});
+
+/**
+ * The write-ahead log's index (`<db>-shm`, https://sqlite.org/walformat.html, "The WAL-Index
+ * Format"): mxFrame, the frames the log holds, at byte 16; nBackfill, the frames checkpoints
+ * have copied into the database file, at byte 96; in the machine's byte order. Read with read(),
+ * which sees the same pages SQLite writes through its mapping.
+ */
+function logIndex(dbFile: string): { frames: number; copied: number } {
+  const bytes = readFileSync(`${dbFile}-shm`).subarray(0, 100);
+  const word = (at: number) =>
+    endianness() === "LE" ? bytes.readUInt32LE(at) : bytes.readUInt32BE(at);
+  return { frames: word(16), copied: word(96) };
+}
+
+test("a commit made while the thread copies is copied by the connection, so the log restarts", async () => {
+  const dbFile = join(folder, "stale-report.sqlite");
+  const db = openDatabase(dbFile);
+  const checkpoints = walCheckpointsOffThread(db, dbFile);
+  try {
+    // ~3,000 pages in one commit: past CATCH_UP_ON_CONNECTION_PAGES, below the settled bound.
+    fillInOneCommit(db, 3000);
+    const { frames } = logIndex(dbFile);
+    assert.ok(frames >= CATCH_UP_ON_CONNECTION_PAGES, `a large log (${frames} frames)`);
+    const fileBefore = statSync(dbFile).size;
+    checkpoints.committed();
+    // Runs right after the timer that asks the thread to checkpoint (same delay, set later) and
+    // holds the event loop until the thread's pass is under way: the database file grows as the
+    // pass copies, and the log's index counts the frames copied only once the pass is done. One
+    // commit then, as a request makes: the pass copies the log as it was when it began, so it
+    // reports nothing left while this commit is not copied.
+    const committedDuringThePass = new Promise<void>((resolve, reject) => {
+      setTimeout(() => {
+        const deadline = Date.now() + 30_000;
+        while (statSync(dbFile).size === fileBefore) {
+          if (logIndex(dbFile).copied >= frames || Date.now() > deadline) {
+            reject(new Error("the thread's pass was over before a commit could land in it"));
+            return;
+          }
+        }
+        // No committed() here: the server's would ask for another pass, which under writes
+        // without a pause meets the same race; here only the connection's catch-up copies it.
+        db.prepare("INSERT INTO filler (body) VALUES (?)").run("during the pass");
+        resolve();
+      }, CHECKPOINT_DELAY_MS);
+    });
+    await committedDuringThePass;
+    const deadline = Date.now() + 15_000;
+    let index = logIndex(dbFile);
+    while (index.copied < index.frames) {
+      if (Date.now() > deadline) {
+        assert.fail(
+          `the log holds ${index.frames} frames, ${index.copied} copied: it cannot restart`,
+        );
+      }
+      await sleep(20);
+      index = logIndex(dbFile);
+    }
+    // Wholly copied: the next write starts the log again from its beginning.
+    db.prepare("INSERT INTO filler (body) VALUES (?)").run("restarts the log");
+    assert.ok(logIndex(dbFile).frames < 10, `the log holds ${logIndex(dbFile).frames} frames`);
+  } finally {
     await checkpoints.stop();
     db.close();
   }
