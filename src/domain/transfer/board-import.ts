@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { Stores } from "../../storage/index.js";
 import type { ActivityRecorder } from "../activity.js";
 import type { BoardService } from "../boards/boards.js";
@@ -39,6 +40,14 @@ import { type ImportStores, writeImport } from "./import-write.js";
  * answered yet: rounds of 1,000 tickets cost a 5,000-ticket import ~30% more CPU.
  */
 const TICKETS_PER_BATCH = 4000;
+
+/**
+ * Tickets checked, or kept, between two turns of the event loop. A round's checks ran in one
+ * piece and held every other request for seconds (4,000 tickets read back from the scratch
+ * file and checked took 2-6 s on the loaded bench machine); 50 take a few milliseconds, and a
+ * turn with nothing waiting costs microseconds. Test: test/api/import-meanwhile.test.ts.
+ */
+const TICKETS_PER_TURN = 50;
 
 /** The import's answer: the new board, its tickets made as the answer is written. */
 export interface ImportedBoard extends BoardShell {
@@ -118,12 +127,16 @@ async function planTickets(
     const end = Math.min(start + TICKETS_PER_BATCH, documentTickets.count);
     const batch: PlannedTicket[] = [];
     for (let index = start; index < end; index++) {
+      if (index > start && (index - start) % TICKETS_PER_TURN === 0) await yieldToEventLoop();
       batch.push(check(documentTickets.ticket(index), index));
     }
     // Rendering is the costly part of an import, so it comes only once the batch is known to
     // be valid, and outside any transaction (other requests are served meanwhile).
     await renderBodies(batch);
-    for (const ticket of batch) plans.add(ticket);
+    for (let kept = 0; kept < batch.length; kept++) {
+      if (kept > 0 && kept % TICKETS_PER_TURN === 0) await yieldToEventLoop();
+      plans.add(batch[kept] as PlannedTicket);
+    }
   }
 }
 
