@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { AskDelivery, AskService } from "../../domain/asks/asks.js";
-import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
+import { createRoute, listRoute } from "../route-shapes.js";
 import {
   AskAnswerBody,
   AskCreateBody,
@@ -20,47 +20,41 @@ export function askRoutes(app: TackApp, asks: AskService): void {
   // is) so close() does not wait up to a minute.
   app.addHook("preClose", async () => asks.releaseWaiters());
 
-  app.post(
+  createRoute(
+    app,
     "/api/tickets/:ticketId/asks",
     {
-      schema: {
-        operationId: "createAsk",
-        summary: "Ask a question about a ticket",
-        tags: ["asks"],
-        description:
-          "Opens an ask. 409 when the ticket is resolved or archived; any invalid field → 400 " +
-          "and nothing is written. A blocking ask (the default) keeps the ticket out of the " +
-          "ready queue until it is answered or withdrawn.",
-        params: TicketIdParams,
-        body: AskCreateBody,
-        headers: IdempotencyKeyHeaders,
-        response: {
-          201: answer(AskRef, "The new ask, open."),
-          ...errors(400, 404, 409, 422),
-        },
-      },
-      config: { idempotent: true },
+      operationId: "createAsk",
+      summary: "Ask a question about a ticket",
+      tags: ["asks"],
+      description:
+        "Opens an ask. 409 when the ticket is resolved or archived; any invalid field → 400 " +
+        "and nothing is written. A blocking ask (the default) keeps the ticket out of the " +
+        "ready queue until it is answered or withdrawn.",
+      params: TicketIdParams,
+      body: AskCreateBody,
+      item: AskRef,
+      created: "The new ask, open.",
+      alsoErrors: [409],
+      idempotent: true,
     },
-    async (request, reply) =>
-      reply.code(201).send(asks.open(request.params.ticketId, request.body)),
+    ({ ticketId }, body) => asks.open(ticketId, body),
   );
 
-  app.get(
+  listRoute(
+    app,
     "/api/tickets/:ticketId/asks",
     {
-      schema: {
-        operationId: "listTicketAsks",
-        summary: "List a ticket's asks",
-        tags: ["asks"],
-        description: "Every ask of the ticket, of every status, oldest first.",
-        params: TicketIdParams,
-        response: {
-          200: answer(AskList, "The ticket's asks, oldest first."),
-          ...errors(400, 404),
-        },
-      },
+      operationId: "listTicketAsks",
+      summary: "List a ticket's asks",
+      tags: ["asks"],
+      description: "Every ask of the ticket, of every status, oldest first.",
+      params: TicketIdParams,
+      key: "asks",
+      item: AskRef,
+      listed: "The ticket's asks, oldest first.",
     },
-    async (request) => ({ asks: asks.listForTicket(request.params.ticketId) }),
+    ({ ticketId }) => asks.listForTicket(ticketId),
   );
 
   app.get(

@@ -119,7 +119,6 @@ export function boardRoutes(app: TackApp, boards: BoardService): void {
       tags: ["boards"],
       params: BoardIdParams,
       gone: "Deleted, with its lanes, tags, tickets and their history.",
-      errors: [400, 404],
     },
     ({ boardId }) => boards.remove(boardId),
   );

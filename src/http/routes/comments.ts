@@ -1,47 +1,42 @@
 import type { CommentService } from "../../domain/annotations/comments.js";
-import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
-import { deleteRoute, listOf } from "../route-shapes.js";
+import { createRoute, deleteRoute, listRoute } from "../route-shapes.js";
 import { answer, CommentIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import { CommentBody } from "../schemas/ticket-records.js";
 import { CommentRef } from "../schemas/tickets.js";
 import type { TackApp } from "../types.js";
 
 export function commentRoutes(app: TackApp, comments: CommentService): void {
-  app.get(
+  listRoute(
+    app,
     "/api/tickets/:ticketId/comments",
     {
-      schema: {
-        operationId: "listComments",
-        summary: "List a ticket's comments",
-        tags: ["comments"],
-        description: "Newest first (createdAt desc, then id desc).",
-        params: TicketIdParams,
-        response: {
-          200: answer(listOf("comments", CommentRef), "The ticket's comments, oldest first."),
-          ...errors(400, 404),
-        },
-      },
+      operationId: "listComments",
+      summary: "List a ticket's comments",
+      tags: ["comments"],
+      description: "Newest first (createdAt desc, then id desc).",
+      params: TicketIdParams,
+      key: "comments",
+      item: CommentRef,
+      listed: "The ticket's comments, oldest first.",
     },
-    async (request) => ({ comments: comments.list(request.params.ticketId) }),
+    ({ ticketId }) => comments.list(ticketId),
   );
 
-  app.post(
+  createRoute(
+    app,
     "/api/tickets/:ticketId/comments",
     {
-      schema: {
-        operationId: "createComment",
-        summary: "Comment on a ticket",
-        tags: ["comments"],
-        description: "A new comment is `local_only`; its sync timestamps equal its createdAt.",
-        params: TicketIdParams,
-        body: CommentBody,
-        headers: IdempotencyKeyHeaders,
-        response: { 201: answer(CommentRef, "The new comment."), ...errors(400, 404, 422) },
-      },
-      config: { idempotent: true },
+      operationId: "createComment",
+      summary: "Comment on a ticket",
+      tags: ["comments"],
+      description: "A new comment is `local_only`; its sync timestamps equal its createdAt.",
+      params: TicketIdParams,
+      body: CommentBody,
+      item: CommentRef,
+      created: "The new comment.",
+      idempotent: true,
     },
-    async (request, reply) =>
-      reply.code(201).send(comments.create(request.params.ticketId, request.body.bodyMarkdown)),
+    ({ ticketId }, { bodyMarkdown }) => comments.create(ticketId, bodyMarkdown),
   );
 
   app.patch(
@@ -70,7 +65,6 @@ export function commentRoutes(app: TackApp, comments: CommentService): void {
       description: "A comment that is `pushed` or `pushing` is read-only (400).",
       params: CommentIdParams,
       gone: "The comment is deleted.",
-      errors: [400, 404],
     },
     ({ commentId }) => comments.remove(commentId),
   );

@@ -90,7 +90,7 @@ export function laneRoutes(app: TackApp, lanes: LaneService): void {
       description: "Only an empty lane can be deleted (409 otherwise).",
       params: LaneIdParams,
       gone: "The lane is deleted.",
-      errors: [400, 404, 409],
+      alsoErrors: [409],
     },
     ({ laneId }) => lanes.remove(laneId),
   );

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import type { TagReasonService } from "../../domain/annotations/tag-reasons.js";
-import { deleteRoute, listOf } from "../route-shapes.js";
+import { deleteRoute, listRoute } from "../route-shapes.js";
 import { answer, errors, TicketIdParams } from "../schemas/common.js";
 import {
   TicketTagParams,
@@ -12,25 +12,20 @@ import type { TackApp } from "../types.js";
 export function tagReasonRoutes(app: TackApp, tagReasons: TagReasonService): void {
   const TagReasonRef = Type.Ref(TicketTagReason);
 
-  app.get(
+  listRoute(
+    app,
     "/api/tickets/:ticketId/tag-reasons",
     {
-      schema: {
-        operationId: "listTicketTagReasons",
-        summary: "List a ticket's tags with their reasons",
-        tags: ["tags"],
-        description: "Attached tags with their reason metadata, by tag name then id.",
-        params: TicketIdParams,
-        response: {
-          200: answer(
-            listOf("tags", TagReasonRef),
-            "The tags attached to the ticket, each with its reason if any.",
-          ),
-          ...errors(400, 404),
-        },
-      },
+      operationId: "listTicketTagReasons",
+      summary: "List a ticket's tags with their reasons",
+      tags: ["tags"],
+      description: "Attached tags with their reason metadata, by tag name then id.",
+      params: TicketIdParams,
+      key: "tags",
+      item: TagReasonRef,
+      listed: "The tags attached to the ticket, each with its reason if any.",
     },
-    async (request) => ({ tags: tagReasons.list(request.params.ticketId) }),
+    ({ ticketId }) => tagReasons.list(ticketId),
   );
 
   app.post(
@@ -64,7 +59,6 @@ export function tagReasonRoutes(app: TackApp, tagReasons: TagReasonService): voi
       description: "Detaches the tag and drops its reason; 404 when it is not attached.",
       params: TicketTagParams,
       gone: "The tag is no longer on the ticket.",
-      errors: [400, 404],
     },
     ({ ticketId, tagId }) => tagReasons.remove(ticketId, tagId),
   );

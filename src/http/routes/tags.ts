@@ -1,43 +1,41 @@
 import type { TagService } from "../../domain/boards/tags.js";
-import { deleteRoute, listOf } from "../route-shapes.js";
+import { createRoute, deleteRoute, listRoute } from "../route-shapes.js";
 import { TagCreateBody, TagPatchBody, TagRef } from "../schemas/boards.js";
 import { answer, BoardIdParams, errors, TagIdParams } from "../schemas/common.js";
 import type { TackApp } from "../types.js";
 
 export function tagRoutes(app: TackApp, tags: TagService): void {
-  app.get(
+  listRoute(
+    app,
     "/api/boards/:boardId/tags",
     {
-      schema: {
-        operationId: "listTags",
-        summary: "List a board's tags",
-        description: "Tags belong to one board; tickets carry them by id.",
-        tags: ["tags"],
-        params: BoardIdParams,
-        response: {
-          200: answer(listOf("tags", TagRef), "The board's tags."),
-          ...errors(400, 404),
-        },
-      },
+      operationId: "listTags",
+      summary: "List a board's tags",
+      description: "Tags belong to one board; tickets carry them by id.",
+      tags: ["tags"],
+      params: BoardIdParams,
+      key: "tags",
+      item: TagRef,
+      listed: "The board's tags.",
     },
-    async (request) => ({ tags: tags.list(request.params.boardId) }),
+    ({ boardId }) => tags.list(boardId),
   );
 
-  app.post(
+  createRoute(
+    app,
     "/api/boards/:boardId/tags",
     {
-      schema: {
-        operationId: "createTag",
-        summary: "Create a tag",
-        tags: ["tags"],
-        description: "Tag names are unique per board, case-insensitively (409 on a clash).",
-        params: BoardIdParams,
-        body: TagCreateBody,
-        response: { 201: answer(TagRef, "The new tag."), ...errors(400, 404, 409) },
-      },
+      operationId: "createTag",
+      summary: "Create a tag",
+      tags: ["tags"],
+      description: "Tag names are unique per board, case-insensitively (409 on a clash).",
+      params: BoardIdParams,
+      body: TagCreateBody,
+      item: TagRef,
+      created: "The new tag.",
+      alsoErrors: [409],
     },
-    async (request, reply) =>
-      reply.code(201).send(tags.create(request.params.boardId, request.body)),
+    ({ boardId }, body) => tags.create(boardId, body),
   );
 
   app.patch(
@@ -66,7 +64,6 @@ export function tagRoutes(app: TackApp, tags: TagService): void {
       description: "Removing a tag detaches it from every ticket.",
       params: TagIdParams,
       gone: "The tag is deleted and taken off every ticket.",
-      errors: [400, 404],
     },
     ({ tagId }) => tags.remove(tagId),
   );

@@ -1,6 +1,6 @@
 import type { TemplateService } from "../../domain/templates/templates.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
-import { deleteRoute, listOf } from "../route-shapes.js";
+import { createRoute, deleteRoute, listOf, listRoute } from "../route-shapes.js";
 import { answer, BoardIdParams, errors, TemplateIdParams } from "../schemas/common.js";
 import {
   TemplateCreateBody,
@@ -13,47 +13,41 @@ import type { TackApp } from "../types.js";
 
 /** Templates (docs/api.md, "Templates"): CRUD on a board's templates, and instantiation. */
 export function templateRoutes(app: TackApp, templates: TemplateService): void {
-  app.get(
+  listRoute(
+    app,
     "/api/boards/:boardId/templates",
     {
-      schema: {
-        operationId: "listTemplates",
-        summary: "List a board's templates",
-        description: "Templates by name, ignoring case.",
-        tags: ["templates"],
-        params: BoardIdParams,
-        response: {
-          200: answer(listOf("templates", TemplateRef), "The board's templates."),
-          ...errors(400, 404),
-        },
-      },
+      operationId: "listTemplates",
+      summary: "List a board's templates",
+      description: "Templates by name, ignoring case.",
+      tags: ["templates"],
+      params: BoardIdParams,
+      key: "templates",
+      item: TemplateRef,
+      listed: "The board's templates.",
     },
-    async (request) => ({ templates: templates.list(request.params.boardId) }),
+    ({ boardId }) => templates.list(boardId),
   );
 
-  app.post(
+  createRoute(
+    app,
     "/api/boards/:boardId/templates",
     {
-      schema: {
-        operationId: "createTemplate",
-        summary: "Create a template",
-        description:
-          "A named set of 1-200 tickets with keys, lanes by name, tags by name, parents and " +
-          "blockers by key; {{variables}} in titles and bodies. A name the board has (ignoring " +
-          "case) is 409.",
-        tags: ["templates"],
-        params: BoardIdParams,
-        body: TemplateCreateBody,
-        headers: IdempotencyKeyHeaders,
-        response: {
-          201: answer(TemplateRef, "The new template, its defaults filled."),
-          ...errors(400, 404, 409, 422),
-        },
-      },
-      config: { idempotent: true },
+      operationId: "createTemplate",
+      summary: "Create a template",
+      description:
+        "A named set of 1-200 tickets with keys, lanes by name, tags by name, parents and " +
+        "blockers by key; {{variables}} in titles and bodies. A name the board has (ignoring " +
+        "case) is 409.",
+      tags: ["templates"],
+      params: BoardIdParams,
+      body: TemplateCreateBody,
+      item: TemplateRef,
+      created: "The new template, its defaults filled.",
+      alsoErrors: [409],
+      idempotent: true,
     },
-    async (request, reply) =>
-      reply.code(201).send(templates.create(request.params.boardId, request.body)),
+    ({ boardId }, body) => templates.create(boardId, body),
   );
 
   app.get(
@@ -101,7 +95,6 @@ export function templateRoutes(app: TackApp, templates: TemplateService): void {
       tags: ["templates"],
       params: TemplateIdParams,
       gone: "The template is deleted.",
-      errors: [400, 404],
     },
     ({ templateId }) => templates.remove(templateId),
   );

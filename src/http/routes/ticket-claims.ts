@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import type { FastifyReply } from "fastify";
 import type { TicketClaimService } from "../../domain/tickets/ticket-claims.js";
-import { IfMatchHeaders } from "../conditional-requests.js";
-import { answer, BoardIdParams, errors, TicketIdParams } from "../schemas/common.js";
+import { ticketChangeRoute } from "../route-shapes.js";
+import { answer, BoardIdParams, errors } from "../schemas/common.js";
 import { ClaimBody, ClaimNextBody, ReleaseBody } from "../schemas/coordination.js";
 import { TicketRef } from "../schemas/tickets.js";
 import type { TicketAnswers } from "../ticket-answers.js";
@@ -19,57 +19,43 @@ export function ticketClaimRoutes(
 ): void {
   const { ticketClaims } = services;
 
-  app.post(
+  ticketChangeRoute(
+    app,
+    answers,
+    "POST",
     "/api/tickets/:ticketId/claim",
     {
-      schema: {
-        operationId: "claimTicket",
-        summary: "Claim a ticket",
-        tags: ["claims"],
-        description:
-          "Claims the ticket for `actor` until now + leaseSeconds. The same actor again renews " +
-          "(claimedAt stays). 409 when another actor's claim is live, or the ticket is resolved " +
-          "or archived.",
-        params: TicketIdParams,
-        body: ClaimBody,
-        headers: IfMatchHeaders,
-        response: {
-          200: answer(TicketRef, "The ticket with the actor's claim (new or renewed)."),
-          ...errors(400, 404, 409, 412),
-        },
-      },
+      operationId: "claimTicket",
+      summary: "Claim a ticket",
+      tags: ["claims"],
+      description:
+        "Claims the ticket for `actor` until now + leaseSeconds. The same actor again renews " +
+        "(claimedAt stays). 409 when another actor's claim is live, or the ticket is resolved " +
+        "or archived.",
+      body: ClaimBody,
+      changed: "The ticket with the actor's claim (new or renewed).",
+      alsoErrors: [409],
     },
-    // Synchronous, sending and returning nothing (see sendJson in http/answer-bytes.ts).
-    (request, reply) => {
-      const { ticketId } = request.params;
-      answers.write(request, reply, ticketId, () => ticketClaims.claim(ticketId, request.body));
-    },
+    (ticketId, body) => ticketClaims.claim(ticketId, body),
   );
 
-  app.post(
+  ticketChangeRoute(
+    app,
+    answers,
+    "POST",
     "/api/tickets/:ticketId/release",
     {
-      schema: {
-        operationId: "releaseTicket",
-        summary: "Release a claim",
-        tags: ["claims"],
-        description:
-          "Ends `actor`'s claim. Unclaimed or expired: 200 (idempotent). 409 when another " +
-          "actor's claim is live.",
-        params: TicketIdParams,
-        body: ReleaseBody,
-        headers: IfMatchHeaders,
-        response: {
-          200: answer(TicketRef, "The ticket, no longer claimed."),
-          ...errors(400, 404, 409, 412),
-        },
-      },
+      operationId: "releaseTicket",
+      summary: "Release a claim",
+      tags: ["claims"],
+      description:
+        "Ends `actor`'s claim. Unclaimed or expired: 200 (idempotent). 409 when another " +
+        "actor's claim is live.",
+      body: ReleaseBody,
+      changed: "The ticket, no longer claimed.",
+      alsoErrors: [409],
     },
-    // Synchronous, sending and returning nothing (see sendJson in http/answer-bytes.ts).
-    (request, reply) => {
-      const { ticketId } = request.params;
-      answers.write(request, reply, ticketId, () => ticketClaims.release(ticketId, request.body));
-    },
+    (ticketId, body) => ticketClaims.release(ticketId, body),
   );
 
   app.post(

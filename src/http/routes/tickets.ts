@@ -3,7 +3,7 @@ import type { TicketMoveService } from "../../domain/tickets/ticket-moves.js";
 import type { TicketPositionService } from "../../domain/tickets/ticket-positions.js";
 import type { TicketService } from "../../domain/tickets/tickets.js";
 import { IfMatchHeaders, IfNoneMatchHeaders, NOT_MODIFIED } from "../conditional-requests.js";
-import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
+import { createRoute, ticketChangeRoute } from "../route-shapes.js";
 import { answer, BoardIdParams, errors, TicketIdParams } from "../schemas/common.js";
 import {
   ChecklistItemBody,
@@ -57,24 +57,22 @@ export function ticketRoutes(
     async (request, reply) => answers.list(request, reply, request.params.boardId, request.query),
   );
 
-  app.post(
+  createRoute(
+    app,
     "/api/boards/:boardId/tickets",
     {
-      schema: {
-        operationId: "createTicket",
-        summary: "Create a ticket",
-        tags: ["tickets"],
-        description:
-          "Defaults: empty body, priority 2, not resolved, not archived; appended to its lane.",
-        params: BoardIdParams,
-        body: TicketCreateBody,
-        headers: IdempotencyKeyHeaders,
-        response: { 201: answer(TicketRef, "The new ticket."), ...errors(400, 404, 422) },
-      },
-      config: { idempotent: true },
+      operationId: "createTicket",
+      summary: "Create a ticket",
+      tags: ["tickets"],
+      description:
+        "Defaults: empty body, priority 2, not resolved, not archived; appended to its lane.",
+      params: BoardIdParams,
+      body: TicketCreateBody,
+      item: TicketRef,
+      created: "The new ticket.",
+      idempotent: true,
     },
-    async (request, reply) =>
-      reply.code(201).send(tickets.create(request.params.boardId, request.body)),
+    ({ boardId }, body) => tickets.create(boardId, body),
   );
 
   app.get(
@@ -100,50 +98,39 @@ export function ticketRoutes(
     (request, reply) => answers.ticket(request, reply, request.params.ticketId),
   );
 
-  app.patch(
+  ticketChangeRoute(
+    app,
+    answers,
+    "PATCH",
     "/api/tickets/:ticketId",
     {
-      schema: {
-        operationId: "updateTicket",
-        summary: "Change a ticket",
-        tags: ["tickets"],
-        description: "Send only changes; each field is independent. null or [] clears a relation.",
-        params: TicketIdParams,
-        body: TicketPatchBody,
-        headers: IfMatchHeaders,
-        response: { 200: answer(TicketRef, "The ticket as changed."), ...errors(400, 404, 412) },
-      },
+      operationId: "updateTicket",
+      summary: "Change a ticket",
+      tags: ["tickets"],
+      description: "Send only changes; each field is independent. null or [] clears a relation.",
+      body: TicketPatchBody,
+      changed: "The ticket as changed.",
     },
-    (request, reply) => {
-      const { ticketId } = request.params;
-      answers.write(request, reply, ticketId, () => tickets.update(ticketId, request.body));
-    },
+    (ticketId, body) => tickets.update(ticketId, body),
   );
 
-  app.patch(
+  ticketChangeRoute(
+    app,
+    answers,
+    "PATCH",
     "/api/tickets/:ticketId/checklist",
     {
-      schema: {
-        operationId: "checkChecklistItem",
-        summary: "Set a checklist item's box",
-        tags: ["tickets"],
-        description:
-          "Checks or unchecks task list item `index` (0-based, document order) of the body, " +
-          "changing no other character; a body edit. Setting a box to the state it has writes " +
-          "nothing. An index outside the checklist → 400.",
-        params: TicketIdParams,
-        body: ChecklistItemBody,
-        headers: IfMatchHeaders,
-        response: {
-          200: answer(TicketRef, "The ticket with the item's box set."),
-          ...errors(400, 404, 412),
-        },
-      },
+      operationId: "checkChecklistItem",
+      summary: "Set a checklist item's box",
+      tags: ["tickets"],
+      description:
+        "Checks or unchecks task list item `index` (0-based, document order) of the body, " +
+        "changing no other character; a body edit. Setting a box to the state it has writes " +
+        "nothing. An index outside the checklist → 400.",
+      body: ChecklistItemBody,
+      changed: "The ticket with the item's box set.",
     },
-    (request, reply) => {
-      const { ticketId } = request.params;
-      answers.write(request, reply, ticketId, () => tickets.checkItem(ticketId, request.body));
-    },
+    (ticketId, body) => tickets.checkItem(ticketId, body),
   );
 
   app.delete(
@@ -166,73 +153,53 @@ export function ticketRoutes(
     },
   );
 
-  app.patch(
+  ticketChangeRoute(
+    app,
+    answers,
+    "PATCH",
     "/api/tickets/:ticketId/transition",
     {
-      schema: {
-        operationId: "transitionTicket",
-        summary: "Move a ticket to a lane by name",
-        tags: ["tickets"],
-        description: "laneName is trimmed and matched exactly; isResolved changes only when sent.",
-        params: TicketIdParams,
-        body: TransitionBody,
-        headers: IfMatchHeaders,
-        response: { 200: answer(TicketRef, "The ticket as moved."), ...errors(400, 404, 412) },
-      },
+      operationId: "transitionTicket",
+      summary: "Move a ticket to a lane by name",
+      tags: ["tickets"],
+      description: "laneName is trimmed and matched exactly; isResolved changes only when sent.",
+      body: TransitionBody,
+      changed: "The ticket as moved.",
     },
-    (request, reply) => {
-      const { ticketId } = request.params;
-      answers.write(request, reply, ticketId, () => tickets.transition(ticketId, request.body));
-    },
+    (ticketId, body) => tickets.transition(ticketId, body),
   );
 
-  app.patch(
+  ticketChangeRoute(
+    app,
+    answers,
+    "PATCH",
     "/api/tickets/:ticketId/position",
     {
-      schema: {
-        operationId: "positionTicket",
-        summary: "Place a ticket within its lane or another",
-        tags: ["tickets"],
-        description:
-          "beforeTicketId wins, then afterTicketId, then position (clamped), else the lane's end.",
-        params: TicketIdParams,
-        body: PositionBody,
-        headers: IfMatchHeaders,
-        response: {
-          200: answer(TicketRef, "The ticket at its new place."),
-          ...errors(400, 404, 412),
-        },
-      },
+      operationId: "positionTicket",
+      summary: "Place a ticket within its lane or another",
+      tags: ["tickets"],
+      description:
+        "beforeTicketId wins, then afterTicketId, then position (clamped), else the lane's end.",
+      body: PositionBody,
+      changed: "The ticket at its new place.",
     },
-    (request, reply) => {
-      const { ticketId } = request.params;
-      answers.write(request, reply, ticketId, () =>
-        ticketPositions.reposition(ticketId, request.body),
-      );
-    },
+    (ticketId, body) => ticketPositions.reposition(ticketId, body),
   );
 
-  app.post(
+  ticketChangeRoute(
+    app,
+    answers,
+    "POST",
     "/api/tickets/:ticketId/move",
     {
-      schema: {
-        operationId: "moveTicket",
-        summary: "Move a ticket to another board",
-        tags: ["tickets"],
-        description: "Moves to a lane of another board: links are removed, tags remapped by name.",
-        params: TicketIdParams,
-        body: MoveBody,
-        headers: IfMatchHeaders,
-        response: {
-          200: answer(TicketRef, "The ticket on its new board."),
-          ...errors(400, 404, 412),
-        },
-      },
+      operationId: "moveTicket",
+      summary: "Move a ticket to another board",
+      tags: ["tickets"],
+      description: "Moves to a lane of another board: links are removed, tags remapped by name.",
+      body: MoveBody,
+      changed: "The ticket on its new board.",
     },
-    (request, reply) => {
-      const { ticketId } = request.params;
-      answers.write(request, reply, ticketId, () => ticketMoves.move(ticketId, request.body));
-    },
+    (ticketId, body) => ticketMoves.move(ticketId, body),
   );
 
   app.get(

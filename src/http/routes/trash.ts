@@ -58,7 +58,6 @@ export function trashRoutes(app: TackApp, trash: TrashService): void {
       description: "Erases the entry's object for good (its ids are never given again).",
       params: TrashIdParams,
       gone: "Erased: the object is gone for good.",
-      errors: [400, 404],
     },
     ({ trashId }) => trash.erase(trashId),
   );
