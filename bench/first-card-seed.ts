@@ -4,12 +4,15 @@
  * bench/first-card.ts): no HTTP body limit stands between a 100,000-ticket document and the
  * database, and the board is what `POST /api/boards/import` would have made of it.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { issueBoardDocument } from "./dataset.js";
 
 interface SeedServices {
-  boardImport: { import(document: unknown): Promise<{ board: { id: number } }> };
+  boardImport: {
+    import(source: unknown): Promise<{ board?: { id: number }; detail?: { board: { id: number } }; release?: () => void }>;
+  };
   searchIndex: { schedule(): Promise<void> };
 }
 
@@ -25,12 +28,20 @@ const { createServices } = await built("domain/services.js");
 const db = openDatabase(dbFile, { renderMarkdown, countChecklist: checklistOf });
 const services = createServices(db, new BoardEventBus()) as SeedServices;
 const tickets = Number(count);
+const document = issueBoardDocument({ tickets, comments: tickets / 2 });
+// Builds whose import reads its tickets one at a time take the document through the HTTP
+// layer's adapter (http/streamed-import.ts); older builds take the document itself.
+const streamed = existsSync(join(root, "dist/http/streamed-import.js"))
+  ? await built("http/streamed-import.js")
+  : undefined;
 const imported = await services.boardImport.import(
-  issueBoardDocument({ tickets, comments: tickets / 2 }),
+  streamed ? streamed.importSource(document) : document,
 );
+imported.release?.();
+const board = imported.detail?.board ?? imported.board;
 // Indexed for search before any server opens it, as a board that has been served a while is.
 await services.searchIndex.schedule();
 db.close();
-console.log(`board ${imported.board.id}`);
+console.log(`board ${board?.id}`);
 // The markdown render threads keep the process alive otherwise.
 process.exit(0);
