@@ -11,7 +11,13 @@ import { issueBoardDocument } from "./dataset.js";
 
 interface SeedServices {
   boardImport: {
-    import(source: unknown): Promise<{ board?: { id: number }; detail?: { board: { id: number } }; release?: () => void }>;
+    import(
+      source: unknown,
+    ): Promise<{
+      board?: { id: number };
+      detail?: { board: { id: number } };
+      release?: () => void;
+    }>;
   };
   searchIndex: { schedule(): Promise<void> };
 }
