@@ -27,7 +27,7 @@ import {
 } from "./local-changes";
 import { TICKETS_PER_PAGE, wholeListIsCheaper } from "./refetch-cost";
 import { navigate, route } from "./router";
-import { readTicketList } from "./ticket-list-reader";
+import { readLaneLists, readTicketList } from "./ticket-list-reader";
 import { toast } from "./toasts";
 import type { BoardShell, Ticket, TicketSummary } from "./types";
 
@@ -40,9 +40,13 @@ let loadAborter: AbortController | null = null;
 
 /**
  * Loads a board's shell and every ticket summary (archived too: the status filter shows them).
- * The list is shown as it arrives (ticket-list-reader.ts, list-arrival.ts): its first run as
- * soon as it and the shell are in, then in growing steps, each after a frame, so the browser
- * paints what is there before the parse goes on.
+ * The shell comes first: its lanes say which list to ask for, one lane at a time in board
+ * order, so the first lane's cards wait neither for the other lanes' answers nor for a server
+ * that has not read this board since it started to build the whole list before its first byte
+ * (a lane's list costs it that lane's tickets). Each lane's list is shown as it arrives
+ * (ticket-list-reader.ts, list-arrival.ts): its first run at once, then in growing steps, each
+ * after a frame, so the browser paints what is there before the parse goes on; the next lane's
+ * list is asked for once the one before has answered, so the server prepares it meanwhile.
  */
 export async function openBoard(id: number): Promise<void> {
   // peek(): callers run inside effects, which must not re-run when the board arrives.
@@ -63,42 +67,34 @@ export async function openBoard(id: number): Promise<void> {
     board.value = null;
   });
   // The stream opens before the list is asked for: a change made while a big list arrives is
-  // then a message, kept until the list is in (`flush`), not lost between the list's read and
-  // the stream's start.
+  // then a message, kept until the list is in (`flush`), not lost between the lists' reads and
+  // the stream's start. A ticket that moves to a lane already read while a later lane is read
+  // is such a message too.
   connectStream(id, listener);
   const arrival = new ListArrival(localChangeCount());
-  let shell: BoardShell | null = null;
-  // The lanes show as soon as the shell is in, their cards as they arrive.
-  const shellRequest = api.get<BoardShell>(`/api/boards/${id}`).then((answer) => {
-    shell = answer;
-    if (token === loadToken) applyShell(answer);
-  });
-  // Awaited by the list's first run or after the list: a failure before is not unhandled.
-  shellRequest.catch(() => {});
-  // Waits for the shell inside the read: were the read to go on, a list already buffered would
-  // be parsed whole in one go of promise callbacks before the shell's answer, a task, got its
-  // turn.
-  const withShell = async () => {
-    if (!shell) await shellRequest;
-  };
   try {
-    await readTicketList(
-      `/api/boards/${id}/tickets?archived=all`,
-      async (run) => {
-        await withShell();
+    const shell = await api.get<BoardShell>(`/api/boards/${id}`);
+    if (token !== loadToken) return;
+    applyShell(shell);
+    const laneIds = lanes.peek().map((lane) => lane.id);
+    await readLaneLists(id, laneIds, aborter.signal, {
+      async onRun(run, lane) {
         if (token !== loadToken) return aborter.abort();
         if (arrival.add(run)) {
-          arrival.show();
+          arrival.show(laneIds[lane]);
           await nextFrame();
         } else await nextTask();
       },
-      aborter.signal,
-    );
-    await withShell();
+      async onLaneEnd(lane) {
+        if (token !== loadToken) return aborter.abort();
+        // The lane shows whole before it reads as complete.
+        arrival.show(laneIds[lane + 1]);
+        await nextFrame();
+      },
+    });
     if (token !== loadToken) return;
     batch(() => {
-      arrival.show();
-      arrivingLaneId.value = undefined;
+      arrival.show(undefined);
       loading.value = false;
     });
     flush();

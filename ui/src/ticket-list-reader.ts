@@ -18,17 +18,17 @@ const FIRST_RUN = 200;
 const RUN = 2000;
 
 /**
- * GETs `path` (a ticket list) and calls `onSummaries` with each run of summaries as soon as they
- * are complete, in the answer's order, waiting for what it returns before parsing on; resolves
- * once the list has ended. A failed answer throws ApiError; a body that is not a ticket list
- * throws ApiError too (status 0).
+ * GETs `path` (a ticket list), or reads an answer already asked for (`openGet`), and calls
+ * `onSummaries` with each run of summaries as soon as they are complete, in the answer's order,
+ * waiting for what it returns before parsing on; resolves once the list has ended. A failed
+ * answer throws ApiError; a body that is not a ticket list throws ApiError too (status 0).
  */
 export async function readTicketList(
-  path: string,
+  list: string | Promise<Response>,
   onSummaries: (run: TicketSummary[]) => void | Promise<void>,
   signal?: AbortSignal,
 ): Promise<void> {
-  const response = await openGet(path, signal);
+  const response = await (typeof list === "string" ? openGet(list, signal) : list);
   const splitter = new SummarySplitter();
   const decoder = new TextDecoder();
   const reader = response.body?.getReader();
@@ -54,6 +54,40 @@ export async function readTicketList(
     await hand(decoder.decode());
   }
   splitter.end();
+}
+
+/**
+ * Reads board `boardId`'s list (archived tickets too) one lane at a time, in the order of
+ * `laneIds` (board order): `onRun` gets each lane's runs as `readTicketList` hands them, with
+ * the lane's index, and `onLaneEnd` is called once a lane's list has ended. The next lane's list
+ * is asked for as soon as the one before has answered, so the server prepares it while the page
+ * reads the one before; asked together, the second could be prepared before the first. Rejects
+ * as `readTicketList` does; the lists still asked for are called off through `signal`.
+ */
+export async function readLaneLists(
+  boardId: number,
+  laneIds: readonly number[],
+  signal: AbortSignal,
+  on: {
+    onRun: (run: TicketSummary[], lane: number) => void | Promise<void>;
+    onLaneEnd: (lane: number) => void | Promise<void>;
+  },
+): Promise<void> {
+  const ask = (laneId: number) =>
+    openGet(`/api/boards/${boardId}/tickets?archived=all&lane_id=${laneId}`, signal);
+  let next = laneIds.length > 0 ? ask(laneIds[0] as number) : null;
+  for (let lane = 0; next; lane++) {
+    const answer = next;
+    const following = laneIds[lane + 1];
+    next = null;
+    if (following !== undefined) {
+      // Only once this lane has answered; a failure is this read's (or was called off).
+      next = answer.then(() => ask(following));
+      next.catch(() => {});
+    }
+    await readTicketList(answer, (run) => on.onRun(run, lane), signal);
+    await on.onLaneEnd(lane);
+  }
 }
 
 const QUOTE = 34;
