@@ -6,27 +6,29 @@ import { startTestServer } from "../helpers/server.js";
 import { openPage, until } from "./browser.js";
 
 // A big board shows its first lane's cards while its ticket list is still arriving
-// (ui/src/ticket-list-reader.ts, board-sync.ts): the page reaches tack through a proxy that
-// sends the list's first 64 KiB and holds the rest until the test lets it go.
+// (ui/src/ticket-list-reader.ts, board-sync.ts: the list is read lane by lane, each lane's as a
+// stream): the page reaches tack through a proxy that sends the first bytes of one lane's list
+// and holds the rest until the test lets it go.
 
 const api = await startTestServer();
 const LANE_SIZES = [1500, 600, 600, 300] as const;
 
 /**
- * A proxy to tack that sends the first `sent` bytes of the next whole-board list answer, then
- * holds the rest until `release()` sends it or `cut()` drops the connection. Other requests,
- * and later lists, go straight through.
+ * A proxy to tack that sends the first `sent` bytes of the next answer to lane `laneId`'s list
+ * (`?archived=all&lane_id=`, as the page asks for it), then holds the rest until `release()`
+ * sends it or `cut()` drops the connection. Other requests, and later lists, go straight
+ * through.
  */
-async function holdingProxy(sent: number) {
+async function holdingProxy(laneId: number, sent: number) {
   let held = false;
   let signalHeld = () => {};
   const holding = new Promise<void>((resolve) => (signalHeld = resolve));
   let finish: (how: "rest" | "cut") => void = () => {};
   const finished = new Promise<"rest" | "cut">((resolve) => (finish = resolve));
   const target = new URL(api.url);
+  const listOfLane = new RegExp(`^/api/boards/\\d+/tickets\\?archived=all&lane_id=${laneId}$`);
   const proxy = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const isList = /^\/api\/boards\/\d+\/tickets\?archived=all$/.test(incoming.url ?? "");
-    const hold = isList && !held;
+    const hold = listOfLane.test(incoming.url ?? "") && !held;
     if (hold) held = true;
     const upstream = request(
       {
@@ -66,11 +68,24 @@ async function holdingProxy(sent: number) {
   });
   return {
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-    /** Resolves once the list's first bytes are sent and the rest is held. */
-    holding,
+    /** Resolves once the lane's first bytes are sent and the rest is held (fails after 30 s). */
+    held: () => withinSeconds(30, holding, `the list of lane ${laneId} held by the proxy`),
     release: () => finish("rest"),
     cut: () => finish("cut"),
   };
+}
+
+/** `promise`, or a failure naming `what` once `seconds` have passed. */
+async function withinSeconds<T>(seconds: number, promise: Promise<T>, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: not within ${seconds} s`)), seconds * 1000);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function importBoard() {
@@ -107,14 +122,14 @@ async function importBoard() {
 }
 
 describe("a board of thousands of tickets", () => {
-  test("shows its first lane's cards while the list arrives, keeps a change made meanwhile, and scrolls to the last card", async () => {
+  test("shows its first lane's cards while that lane's list arrives, keeps a change made meanwhile, and scrolls to the last card", async () => {
     const board = await importBoard();
-    const proxy = await holdingProxy(64 * 1024);
+    const proxy = await holdingProxy(board.laneIds[0] as number, 64 * 1024);
     const { page, context, errors } = await openPage(`${proxy.url}/boards/${board.boardId}`);
     const [first, , , last] = board.laneIds.map((id) => page.locator(`[data-lane-id="${id}"]`));
-    await proxy.holding;
+    await proxy.held();
 
-    // Only the list's first 64 KiB are in: the first lane has cards, the last one is loading.
+    // Only the first lane's first 64 KiB are in: it has cards, the last lane is loading.
     await first?.locator(".card").first().waitFor();
     await last?.getByText("Loading tickets…").waitFor();
     assert.equal(await last?.locator(".card").count(), 0);
@@ -151,11 +166,41 @@ describe("a board of thousands of tickets", () => {
     await context.close();
   });
 
+  test("shows its first lane whole while the next lane's list has not come: the first lane waits for no other lane", async () => {
+    const board = await importBoard();
+    // Not one byte of the second lane's list: a page that asked for the whole board's list, or
+    // for every lane's at once and showed them together, would show no complete first lane.
+    const proxy = await holdingProxy(board.laneIds[1] as number, 0);
+    const { page, context, errors } = await openPage(`${proxy.url}/boards/${board.boardId}`);
+    const lanes = board.laneIds.map((id) => page.locator(`[data-lane-id="${id}"]`));
+    const [first, second, , last] = lanes;
+    await proxy.held();
+    await until(
+      async () => first?.locator(".lane-count").textContent(),
+      (count) => count === String(LANE_SIZES[0]),
+      "the first lane's count, complete",
+    );
+    assert.equal(await first?.locator(".lane-arriving").count(), 0);
+    await first?.locator(`[data-ticket-id="${board.firstTicket.id}"]`).waitFor();
+    await second?.getByText("Loading tickets…").waitFor();
+    await last?.getByText("Loading tickets…").waitFor();
+    assert.equal(await second?.locator(".card").count(), 0);
+    assert.equal(await last?.locator(".card").count(), 0);
+
+    proxy.release();
+    await page.locator(".lane-arriving").first().waitFor({ state: "detached" });
+    for (const [index, lane] of lanes.entries()) {
+      assert.equal(await lane.locator(".lane-count").textContent(), String(LANE_SIZES[index]));
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   test("a list cut off halfway says the board cannot be shown instead of showing half of it", async () => {
     const board = await importBoard();
-    const proxy = await holdingProxy(64 * 1024);
+    const proxy = await holdingProxy(board.laneIds[0] as number, 64 * 1024);
     const { page, context } = await openPage(`${proxy.url}/boards/${board.boardId}`);
-    await proxy.holding;
+    await proxy.held();
     await page.locator(".card").first().waitFor();
     proxy.cut();
     await page.getByRole("heading", { name: "This board cannot be shown" }).waitFor();
