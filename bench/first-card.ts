@@ -164,7 +164,11 @@ async function main(): Promise<void> {
       for (let round = 0; round < rounds; round++) {
         for (const build of builds) {
           const dbFile = join(folder, `${build.name.replace(/\W/g, "_")}.sqlite`);
-          const tack = await startTack([], build.root, { dbFile, settleMs: 0 });
+          const tack = await startTack([], build.root, {
+            dbFile,
+            settleMs: 0,
+            startTimeoutMs: 600_000,
+          });
           try {
             await waitForIdle(tack.pid, 120_000);
             const mine = figures.get(build.name) as Figures;

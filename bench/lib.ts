@@ -53,6 +53,11 @@ export interface StartOptions {
   nodeArgs?: string[];
   /** An existing database to serve; it is kept on stop. Default: a fresh temporary one. */
   dbFile?: string;
+  /**
+   * How long the start line may take (default START_TIMEOUT_MS): the start checks the whole
+   * database file (backup/startup-check.ts), tens of seconds for a 100,000-ticket board.
+   */
+  startTimeoutMs?: number;
 }
 
 /**
@@ -92,7 +97,7 @@ export async function startTack(
     ],
     { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] },
   );
-  const url = await startLine(child);
+  const url = await startLine(child, options.startTimeoutMs);
   // A moment after the start line, as a user's first requests would come (older builds warmed
   // their render threads in the first seconds; bench/startup.ts measures those seconds).
   await new Promise((resolve) => setTimeout(resolve, options.settleMs ?? 2000));
@@ -115,11 +120,11 @@ export async function startTack(
  * The URL a server child process prints in its `listening on <url>` line (tack's start line, and
  * bench/floor-server.ts's); rejects with its stderr if it exits or takes too long first.
  */
-export function startLine(child: ChildProcess): Promise<string> {
+export function startLine(child: ChildProcess, timeoutMs = START_TIMEOUT_MS): Promise<string> {
   return new Promise((resolve, reject) => {
     let stdout = "";
     let stderr = "";
-    const timer = setTimeout(() => fail("the server did not start in time"), START_TIMEOUT_MS);
+    const timer = setTimeout(() => fail("the server did not start in time"), timeoutMs);
     const fail = (reason: string) => {
       clearTimeout(timer);
       child.kill("SIGKILL");
