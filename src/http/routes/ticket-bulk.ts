@@ -1,4 +1,5 @@
-import { Type } from "@sinclair/typebox";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
+import type { TicketSummary } from "../../domain/model.js";
 import type { TicketBulkService } from "../../domain/tickets/ticket-bulk.js";
 import type { TicketPositionService } from "../../domain/tickets/ticket-positions.js";
 import { answer, BoardIdParams, errors } from "../schemas/common.js";
@@ -23,80 +24,87 @@ export function ticketBulkRoutes(
   const { ticketBulk, ticketPositions } = services;
   const SummaryList = Type.Object({ tickets: Type.Array(TicketSummaryRef) });
 
-  app.post(
-    "/api/boards/:boardId/tickets/bulk-complete",
-    {
-      schema: {
-        operationId: "bulkCompleteTickets",
-        summary: "Resolve or reopen many tickets",
-        tags: ["bulk"],
-        description: `Sets isResolved (default true). ${ALL_OR_NOTHING}`,
-        params: BoardIdParams,
-        body: BulkCompleteBody,
-        response: {
-          200: answer(SummaryList, "The changed tickets' summaries."),
-          ...errors(400, 404),
+  /**
+   * POST /api/boards/:boardId/tickets/`action`: one change to many tickets of the board, all or
+   * nothing (ALL_OR_NOTHING ends every such route's description), answered with the changed
+   * tickets' summaries (`answered` describes them).
+   */
+  function bulkRoute<Body extends TSchema>(
+    action: string,
+    route: {
+      operationId: string;
+      summary: string;
+      description: string;
+      body: Body;
+      answered: string;
+    },
+    change: (boardId: number, body: Static<Body>) => TicketSummary[],
+  ): void {
+    const { description, answered, ...doc } = route;
+    const response = { 200: answer(SummaryList, answered), ...errors(400, 404) };
+    app.post(
+      `/api/boards/:boardId/tickets/${action}`,
+      {
+        schema: {
+          ...doc,
+          tags: ["bulk"],
+          description: `${description} ${ALL_OR_NOTHING}`,
+          params: BoardIdParams,
+          response,
         },
       },
+      async (request) => ({
+        tickets: change(request.params.boardId, request.body as Static<Body>),
+      }),
+    );
+  }
+
+  bulkRoute(
+    "bulk-complete",
+    {
+      operationId: "bulkCompleteTickets",
+      summary: "Resolve or reopen many tickets",
+      description: "Sets isResolved (default true).",
+      body: BulkCompleteBody,
+      answered: "The changed tickets' summaries.",
     },
-    async (request) => ({ tickets: ticketBulk.complete(request.params.boardId, request.body) }),
+    (boardId, body) => ticketBulk.complete(boardId, body),
   );
 
-  app.post(
-    "/api/boards/:boardId/tickets/bulk-archive",
+  bulkRoute(
+    "bulk-archive",
     {
-      schema: {
-        operationId: "bulkArchiveTickets",
-        summary: "Archive or restore many tickets",
-        tags: ["bulk"],
-        description: `Extension (docs/api.md, 'Endpoints'): sets isArchived (default true). ${ALL_OR_NOTHING}`,
-        params: BoardIdParams,
-        body: BulkArchiveBody,
-        response: {
-          200: answer(SummaryList, "The changed tickets' summaries."),
-          ...errors(400, 404),
-        },
-      },
+      operationId: "bulkArchiveTickets",
+      summary: "Archive or restore many tickets",
+      description: "Extension (docs/api.md, 'Endpoints'): sets isArchived (default true).",
+      body: BulkArchiveBody,
+      answered: "The changed tickets' summaries.",
     },
-    async (request) => ({ tickets: ticketBulk.archive(request.params.boardId, request.body) }),
+    (boardId, body) => ticketBulk.archive(boardId, body),
   );
 
-  app.post(
-    "/api/boards/:boardId/tickets/bulk-transition",
+  bulkRoute(
+    "bulk-transition",
     {
-      schema: {
-        operationId: "bulkTransitionTickets",
-        summary: "Move many tickets to a lane by name",
-        tags: ["bulk"],
-        description: `Moves to the lane named laneName. ${ALL_OR_NOTHING}`,
-        params: BoardIdParams,
-        body: BulkTransitionBody,
-        response: {
-          200: answer(SummaryList, "The moved tickets' summaries."),
-          ...errors(400, 404),
-        },
-      },
+      operationId: "bulkTransitionTickets",
+      summary: "Move many tickets to a lane by name",
+      description: "Moves to the lane named laneName.",
+      body: BulkTransitionBody,
+      answered: "The moved tickets' summaries.",
     },
-    async (request) => ({ tickets: ticketBulk.transition(request.params.boardId, request.body) }),
+    (boardId, body) => ticketBulk.transition(boardId, body),
   );
 
-  app.post(
-    "/api/boards/:boardId/tickets/bulk-move",
+  bulkRoute(
+    "bulk-move",
     {
-      schema: {
-        operationId: "bulkMoveTickets",
-        summary: "Move many tickets to another board",
-        tags: ["bulk"],
-        description: `Moves to a lane of another board; answers summaries from the destination. ${ALL_OR_NOTHING}`,
-        params: BoardIdParams,
-        body: BulkMoveBody,
-        response: {
-          200: answer(SummaryList, "The moved tickets' summaries, from the destination board."),
-          ...errors(400, 404),
-        },
-      },
+      operationId: "bulkMoveTickets",
+      summary: "Move many tickets to another board",
+      description: "Moves to a lane of another board; answers summaries from the destination.",
+      body: BulkMoveBody,
+      answered: "The moved tickets' summaries, from the destination board.",
     },
-    async (request) => ({ tickets: ticketBulk.move(request.params.boardId, request.body) }),
+    (boardId, body) => ticketBulk.move(boardId, body),
   );
 
   app.post(
