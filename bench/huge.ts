@@ -7,7 +7,8 @@
  * - imports it, the body streamed from the file (`tack board import FILE` does the same):
  *   wall time to the answer's last byte, server CPU, the longest a `GET /api/health` sent every
  *   50 ms meanwhile waited (how long the import's one write transaction held every other
- *   request), peak RSS (VmHWM);
+ *   request) and how many of those waits passed 1 s (any other stretch that held the server),
+ *   peak RSS (VmHWM);
  * - waits until the server is idle (the search index catches up in the background), then reads
  *   idle RSS;
  * - `--rounds` times (default 3): a title PATCH, then the board's full list; a PATCH, then a
@@ -95,9 +96,16 @@ function importFile(url: string, file: string): Promise<{ status: number; bytes:
   });
 }
 
-/** Sends GET /api/health every 50 ms until stopped; the longest wait for an answer, in ms. */
-function probeHealth(url: string): { stop(): Promise<number> } {
+/** A wait this long counts as the server held (the probe's `held`). */
+const HELD_MS = 1000;
+
+/**
+ * Sends GET /api/health every 50 ms until stopped; the longest wait for an answer (ms), and how
+ * many waits lasted HELD_MS or more.
+ */
+function probeHealth(url: string): { stop(): Promise<{ longest: number; held: number }> } {
   let longest = 0;
+  let held = 0;
   let running = true;
   const loop = (async () => {
     while (running) {
@@ -107,7 +115,9 @@ function probeHealth(url: string): { stop(): Promise<number> } {
         (answer) => answer.arrayBuffer().then(() => true),
         () => false,
       );
-      if (answered) longest = Math.max(longest, performance.now() - began);
+      const waited = performance.now() - began;
+      if (answered) longest = Math.max(longest, waited);
+      if (answered && waited >= HELD_MS) held += 1;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   })();
@@ -115,7 +125,7 @@ function probeHealth(url: string): { stop(): Promise<number> } {
     async stop() {
       running = false;
       await loop;
-      return longest;
+      return { longest, held };
     },
   };
 }
@@ -151,7 +161,7 @@ async function oneSize(tickets: number, rounds: number): Promise<string[]> {
     const began = performance.now();
     const imported = await importFile(tack.url, file);
     const importMs = performance.now() - began;
-    const blockedMs = await probe.stop();
+    const blocked = await probe.stop();
     if (imported.status !== 201) throw new Error(`import of ${tickets}: ${imported.status}`);
     const importCpu = (cpuMs(tack.pid) ?? Number.NaN) - cpuBefore;
     const importPeak = tack.memory()?.peakRssMiB ?? Number.NaN;
@@ -180,7 +190,7 @@ async function oneSize(tickets: number, rounds: number): Promise<string[]> {
       MiB(statSync(file).size),
       (importMs / 1000).toFixed(1),
       (importCpu / 1000).toFixed(1),
-      blockedMs.toFixed(0),
+      `${blocked.longest.toFixed(0)} / ${blocked.held}`,
       MiB(imported.bytes),
       `${startRss.toFixed(0)} / ${importPeak.toFixed(0)} / ${idleRss.toFixed(0)}`,
       `${median(lists).toFixed(0)} (${MiB(listBytes)} MiB)`,
@@ -209,7 +219,7 @@ async function main(): Promise<void> {
       "document MiB",
       "import s",
       "import CPU s",
-      "longest health wait ms",
+      `longest health wait ms / waits >= ${HELD_MS} ms`,
       "answer MiB",
       "RSS MiB start / import peak / idle",
       "list after write CPU ms",
