@@ -30,12 +30,7 @@ export class BoardChanges {
    * request that commits twice (comment push) still sends one message, after its last commit.
    */
   ticketChanged(boardId: number, ticketId: number): void {
-    let set = this.tickets.get(boardId);
-    if (!set) {
-      set = new Set();
-      this.tickets.set(boardId, set);
-    }
-    set.add(ticketId);
+    addToBoard(this.tickets, boardId, ticketId);
   }
 
   /**
@@ -44,12 +39,7 @@ export class BoardChanges {
    * timeline wants to hear of, and nobody else needs to refetch more than that ticket for.
    */
   ticketMentioned(boardId: number, ticketId: number): void {
-    let set = this.mentioned.get(boardId);
-    if (!set) {
-      set = new Set();
-      this.mentioned.set(boardId, set);
-    }
-    set.add(ticketId);
+    addToBoard(this.mentioned, boardId, ticketId);
   }
 
   /** The tickets changed per board (a moved or deleted ticket also under the board it left). */
@@ -83,6 +73,16 @@ export class BoardChanges {
       );
     }
   }
+}
+
+/** Adds `ticketId` to `boardId`'s set in `byBoard`, the set made on the board's first ticket. */
+function addToBoard(byBoard: Map<number, Set<number>>, boardId: number, ticketId: number): void {
+  let set = byBoard.get(boardId);
+  if (!set) {
+    set = new Set();
+    byBoard.set(boardId, set);
+  }
+  set.add(ticketId);
 }
 
 export type Transact = <T>(work: (changes: BoardChanges) => T) => T;

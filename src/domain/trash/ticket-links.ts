@@ -88,30 +88,23 @@ export function restoreTicketLinks(
     else stores.trash.setParent(childId, id);
   }
 
-  for (const blockerId of links.blockerIds) {
-    if (!onBoard("blocker", blockerId)) continue;
-    if (stores.ticketRelations.blockerPathExists([blockerId], id)) {
-      dropped.push({
-        link: "blocker",
-        ticketId: blockerId,
-        reason: "blocker would create a cycle",
-      });
-      continue;
+  // `blockerId` blocks `blockedId` again, unless that would close a cycle of blockers; `other`
+  // is the ticket at the link's other end (the restored one is `id`).
+  const restoreBlocker = (
+    link: "blocker" | "blocking",
+    other: number,
+    blockerId: number,
+    blockedId: number,
+  ) => {
+    if (!onBoard(link, other)) return;
+    if (stores.ticketRelations.blockerPathExists([blockerId], blockedId)) {
+      dropped.push({ link, ticketId: other, reason: "blocker would create a cycle" });
+      return;
     }
-    stores.trash.insertRows({ ticket_blockers: [{ ticket_id: id, blocker_id: blockerId }] });
-  }
-  for (const blockedId of links.blockingIds) {
-    if (!onBoard("blocking", blockedId)) continue;
-    if (stores.ticketRelations.blockerPathExists([id], blockedId)) {
-      dropped.push({
-        link: "blocking",
-        ticketId: blockedId,
-        reason: "blocker would create a cycle",
-      });
-      continue;
-    }
-    stores.trash.insertRows({ ticket_blockers: [{ ticket_id: blockedId, blocker_id: id }] });
-  }
+    stores.trash.insertRows({ ticket_blockers: [{ ticket_id: blockedId, blocker_id: blockerId }] });
+  };
+  for (const blockerId of links.blockerIds) restoreBlocker("blocker", blockerId, blockerId, id);
+  for (const blockedId of links.blockingIds) restoreBlocker("blocking", blockedId, id, blockedId);
   const related = links.relatedIds
     .filter((other) => onBoard("related", other))
     .map((other) => ({ low_id: Math.min(id, other), high_id: Math.max(id, other) }));
