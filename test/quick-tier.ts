@@ -32,6 +32,7 @@ const FULL_ONLY: ReadonlyMap<string, string> = new Map([
   ["storage/flow-histories.test.ts", "a randomized history compared with a rebuild"],
   ["storage/wal-checkpoints.test.ts", "logs grown past 16 and 32 MiB"],
   ["storage/migrations.test.ts", "databases of earlier schemas brought over"],
+  ["domain/markdown-pool.test.ts", "worker threads and a process, each loading the source anew"],
   ["domain/markdown-real-documents.test.ts", "400 documents, each also run through cmark-gfm"],
   ["bench/swarm.test.ts", "the swarm benchmark's agents, for seconds"],
 ]);
