@@ -19,7 +19,7 @@ import { createRemoteServices, NO_REMOTE_ACCESS } from "./remote-tracking/remote
 import type { RemoteAccess } from "./remote-tracking/remote-tracking.js";
 import { searchIndexer } from "./search-indexer.js";
 import { templateService } from "./templates/templates.js";
-import { claimSettlement } from "./tickets/ticket-claims.js";
+import { claimSettlement, type ReadyHeadSlot, type ReadyHeads } from "./tickets/ticket-claims.js";
 import { createTicketServices } from "./tickets/ticket-services.js";
 import { type BoardChanges, createRead, createTransact } from "./transaction.js";
 import { boardExporter } from "./transfer/board-export.js";
@@ -70,6 +70,7 @@ export function createServices(
   const lanes = laneService(stores, boards, transact, trash);
   const boardTags = tagService(stores, boards, activity, transact, trash);
   const read = createRead(db);
+  const readyHeads: ReadyHeadSlot = {};
   const { ticketViews, ...ticketFamily } = createTicketServices(
     stores,
     boards,
@@ -77,6 +78,7 @@ export function createServices(
     transact,
     read,
     trash,
+    readyHeads,
   );
   const ticketDeps = { tickets: ticketFamily.tickets, activity };
   const ticketExtras = {
@@ -109,7 +111,8 @@ export function createServices(
    * What the answer layer (src/kept-answers: it keeps lists and tickets as bytes between
    * requests) reads: the stores it re-reads changed tickets from, snapshots, the ticket views,
    * and every commit's BoardChanges, handed over right after the commit, before any
-   * notification.
+   * notification; and where it hands claim-next its kept ready order (`keepReadyHeads`: the
+   * domain's port, tickets/ticket-claims.ts `ReadyHeads`).
    */
   const answerSources = {
     stores,
@@ -118,6 +121,9 @@ export function createServices(
     views: ticketViews,
     onCommit(listener: (changes: BoardChanges) => void): void {
       commitListeners.push(listener);
+    },
+    keepReadyHeads(heads: ReadyHeads): void {
+      readyHeads.heads = heads;
     },
   };
   return {

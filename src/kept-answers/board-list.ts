@@ -41,6 +41,14 @@ export type Runs = Array<Buffer | undefined>;
 export interface ReadyGroup {
   members: Listed[];
   runs: Array<{ bytes: Buffer; until: string | null } | undefined>;
+  /**
+   * claim-next's cursor (ready-head.ts): the members before `head` are held by the clock (a
+   * claim, a `notBefore`) until `headUntil` at least, so a pick starts there instead of walking
+   * past every claimed ticket again. A changed member before it pulls it back (board-lists.ts
+   * `dropPiece`); `headUntil` passing sets it back to 0.
+   */
+  head: number;
+  headUntil: string | null;
 }
 
 /**

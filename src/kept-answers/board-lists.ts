@@ -1,6 +1,7 @@
 import { now } from "../domain/clock.js";
 import { NotFound } from "../domain/errors.js";
 import type { TicketSummary } from "../domain/model.js";
+import type { ReadyHeadFilter } from "../domain/tickets/ticket-claims.js";
 import type { BoardChanges, Read } from "../domain/transaction.js";
 import type { Stores } from "../storage/index.js";
 import type { TicketPlacement } from "../storage/ticket-placements.js";
@@ -15,6 +16,7 @@ import {
 } from "./board-list.js";
 import { inBoardOrder, matchesOf } from "./matches.js";
 import { activeCount, asRuns, idsOf, joined, pieceBytes } from "./pieces.js";
+import { readyHeadOf } from "./ready-head.js";
 import { inReadyOrder, readyRunsOf, startable } from "./ready-runs.js";
 
 /**
@@ -38,7 +40,10 @@ export type SerializeSummary = (summary: TicketSummary) => string;
 
 /** What the board lists read: stores, a snapshot, and the domain's summaries. */
 export interface ListSources {
-  stores: Pick<Stores, "boards" | "ticketPlacements" | "tickets" | "lanes" | "ticketReadiness">;
+  stores: Pick<
+    Stores,
+    "boards" | "ticketPlacements" | "tickets" | "lanes" | "ticketReadiness" | "ticketChanges"
+  >;
   read: Read;
   /** Whether a unit of work is open on the connection (lists are then built the plain way). */
   inUnitOfWork: () => boolean;
@@ -111,7 +116,11 @@ export function boardLists(sources: ListSources, runLength: number) {
     const member = group ? indexIn(group.members, listed) : -1;
     // A ticket outside the group shows in none of its runs (one that becomes ready drops the
     // whole ReadyLane, see ready-runs.ts `startable`).
-    if (group && member >= 0) group.runs[Math.floor(member / list.runLength)] = undefined;
+    if (group && member >= 0) {
+      group.runs[Math.floor(member / list.runLength)] = undefined;
+      // Its claim or `notBefore` may have changed: claim-next's cursor no longer passes it.
+      if (member < group.head) group.head = member;
+    }
   }
 
   /** Re-reads the tickets changed since the last list; they lose their pieces. */
@@ -172,7 +181,7 @@ export function boardLists(sources: ListSources, runLength: number) {
   }
 
   /** The board's lane ids in board order, or the filter's one lane. */
-  function laneIdsOf(boardId: number, filter: TicketListFilter): number[] {
+  function laneIdsOf(boardId: number, filter: { laneId?: number }): number[] {
     return filter.laneId !== undefined ? [filter.laneId] : idsOf(stores.lanes.orderOf(boardId));
   }
 
@@ -273,6 +282,34 @@ export function boardLists(sources: ListSources, runLength: number) {
         }
         for (const kept of list.matches.values()) for (const id of ids) kept.changed.add(id);
       }
+    },
+
+    /**
+     * claim-next's pick from the kept list (the domain's port, tickets/ticket-claims.ts
+     * `ReadyHeads`; ready-head.ts). Inside a claim-next unit of work the list is brought up to
+     * date only while the unit has changed no ticket but the ones it took (as many tickets
+     * noted as taken: a claim notes exactly its ticket), and never by re-reading a taken one:
+     * so what it reads is committed state, and a rollback leaves nothing behind. Otherwise
+     * "unknown", and the domain walks in SQL.
+     */
+    firstReady(
+      boardId: number,
+      filter: ReadyHeadFilter,
+      taken: ReadonlySet<number>,
+      at: string,
+    ): number | undefined | "unknown" {
+      if (stores.ticketChanges.count() !== taken.size) return "unknown";
+      const kept = lists.get(boardId);
+      if (taken.size > 0 && (!kept || [...taken].some((id) => kept.stale.has(id)))) {
+        return "unknown";
+      }
+      const pick = () => {
+        const list = current(boardId);
+        const ids = startable(list, boardId, stores.ticketReadiness);
+        const laneIds = laneIdsOf(boardId, filter);
+        return readyHeadOf(list, ids, laneIds, filter, taken, at);
+      };
+      return inUnitOfWork() ? pick() : read(pick);
     },
 
     /**

@@ -13,8 +13,10 @@ import { type SerializeTicket, ticketAnswers } from "./ticket-answers.js";
  *   kept in board order; each ticket's summary as the list serializer writes it (its "piece",
  *   UTF-8 bytes, pieces.ts); per lane, its pieces joined in runs (the default list and
  *   `archived=all`); the board's startable set (the ready rule without its tests of the clock)
- *   and per lane and priority the ready tickets' runs (ready-runs.ts); the ids recent tag and
- *   search filters matched (matches.ts).
+ *   and per lane and priority the ready tickets' runs (ready-runs.ts), with a cursor past each
+ *   run's tickets the clock holds, from which claim-next picks (ready-head.ts: the domain's
+ *   port `ReadyHeads`, handed over through `answerSources.keepReadyHeads`); the ids recent tag
+ *   and search filters matched (matches.ts).
  * - Ticket answers (ticket-answers.ts): per ticket, the parts of its full Ticket a change of its
  *   own row leaves alone (bodies, neighbours, tags, references, comments, board: domain
  *   `TicketParts`, ticket-parts.ts), and the JSON cut from its first full answer (ticket-json.ts).
@@ -31,19 +33,22 @@ import { type SerializeTicket, ticketAnswers } from "./ticket-answers.js";
  *   COMMIT): the noted tickets' kept parts and JSON are dropped.
  * - The clock, which changes answers with no row changing: a piece showing a claim is dropped
  *   once the claim ends; a ready run is kept only until the first ticket it left out for a claim
- *   or a `notBefore` is free again (board-list.ts `heldUntil`). The Ticket answer writes its
+ *   or a `notBefore` is free again (board-list.ts `heldUntil`), and claim-next's cursor passes
+ *   held tickets only until the first of them is free again. The Ticket answer writes its
  *   claim and row fields anew each time.
  * - Lane order is read for every list (lanes are few).
  *
  * WHY A KEPT ANSWER EQUALS A FRESH ONE
  * Everything kept was read from committed state: lists are never built inside a unit of work
- * (`lists.runs` answers undefined there) and parts a unit changed are neither used nor kept in
- * it, so a rollback leaves nothing behind. Anything that changes a ticket's answer notes the
- * ticket (triggers) or is the clock (handled above), so what is still kept is what a fresh read
- * would give. The bytes are the serializer's: a piece is the list serializer's text for one
+ * (`lists.runs` answers undefined there) but by claim-next's pick, and then only while its unit
+ * has changed no ticket but those it claimed, never re-reading those (board-lists.ts
+ * `firstReady`); parts a unit changed are neither used nor kept in it. So a rollback leaves
+ * nothing behind. Anything that changes a ticket's answer notes the ticket (triggers) or is the
+ * clock (handled above), so what is still kept is what a fresh read would give. The bytes are the serializer's: a piece is the list serializer's text for one
  * summary; a Ticket's JSON is cut from the serializer's text only when, joined back with the
  * fields written anew, it gives that text exactly.
- * Tests: test/kept-answers/ (this module against a real database, after each kind of change),
+ * Tests: test/kept-answers/ (this module against a real database, after each kind of change;
+ * ready-head.test.ts: claim-next's kept pick against the SQL walk),
  * test/api/live-lists.test.ts (random writes of every kind, every answer compared byte for byte
  * with a server in reference mode, which keeps nothing: http/ticket-answers.ts).
  */
@@ -69,6 +74,8 @@ export function keptAnswers(sources: AnswerSources, options: KeptAnswerOptions =
     options.runLength ?? RUN_LENGTH,
   );
   sources.onCommit((changes) => lists.changed(changes));
+  // claim-next asks the kept ready order first (the domain's port, ReadyHeads).
+  sources.keepReadyHeads({ firstReady: lists.firstReady });
   const tickets = ticketAnswers(sources, options.ticketBytes);
   return {
     /**
@@ -82,6 +89,9 @@ export function keptAnswers(sources: AnswerSources, options: KeptAnswerOptions =
     ): Buffer[] | undefined {
       return lists.runs(boardId, listFilter(query), query.ready === true, serialize);
     },
+
+    /** claim-next's pick from the kept ready order (board-lists.ts `firstReady`). */
+    firstReady: lists.firstReady,
 
     /** A full Ticket's JSON (ticket-answers.ts `json`). */
     ticketJson: tickets.json,

@@ -67,7 +67,7 @@ export function inReadyOrder(ids: ReadonlySet<number>, chosen: readonly Listed[]
 }
 
 /** A lane's part of the ready queue, made from its startable active tickets when missing. */
-function readyLaneOf(
+export function readyLaneOf(
   list: BoardList,
   laneId: number,
   tickets: readonly Listed[],
@@ -87,7 +87,7 @@ function readyLaneOf(
   for (const priority of lane.stale) {
     const members = lane.candidates.filter((listed) => listed.priority === priority);
     if (members.length === 0) lane.byPriority.delete(priority);
-    else lane.byPriority.set(priority, { members, runs: [] });
+    else lane.byPriority.set(priority, { members, runs: [], head: 0, headUntil: null });
   }
   lane.stale.clear();
   return lane;

@@ -1,3 +1,4 @@
+import { PRIORITY_MAX, PRIORITY_MIN } from "../model/limits.js";
 import type { Db } from "./database.js";
 
 /**
@@ -25,6 +26,12 @@ const READY = `t.is_resolved = 0 AND t.is_archived = 0 AND ${UNCLAIMED} AND ${DU
  */
 const STARTABLE = `t.is_resolved = 0 AND t.is_archived = 0 AND ${UNBLOCKED}`;
 
+/** The ready queue's priorities, highest first (its order: priority desc, then board order). */
+export const PRIORITIES: readonly number[] = Array.from(
+  { length: PRIORITY_MAX - PRIORITY_MIN + 1 },
+  (_, index) => PRIORITY_MAX - index,
+);
+
 /** Narrowing of `claim-next`; every one present applies (AND). */
 export interface ReadyFilter {
   laneId?: number;
@@ -48,6 +55,11 @@ export function ticketReadinessStore(db: Db) {
       `SELECT id FROM tickets WHERE parent_ticket_id IN (SELECT value FROM json_each(?))`,
     )
     .raw(true);
+  const isReady = db
+    .prepare<[{ id: number; boardId: number; now: string }], [number]>(
+      `SELECT 1 FROM tickets t WHERE t.id = @id AND t.board_id = @boardId AND ${READY}`,
+    )
+    .raw(true);
   const readyIds = db
     .prepare<[{ boardId: number; now: string }], [number]>(
       `SELECT t.id FROM tickets t WHERE t.board_id = @boardId AND ${READY}`,
@@ -57,7 +69,7 @@ export function ticketReadinessStore(db: Db) {
   // One priority at a time, walking lanes (lanes_by_board) and each lane's open tickets of that
   // priority (tickets_ready_walk: neither resolved nor archived) in board order: the first ready
   // ticket ends the walk, with no sort of the board. The ready queue's order is priority desc,
-  // then board order, so the caller asks 4..1.
+  // then board order, so the caller asks PRIORITY_MAX down to PRIORITY_MIN.
   const firstReady = new Map<string, ReturnType<typeof prepareFirst>>();
   function prepareFirst(filter: ReadyFilter) {
     const where = ["l.board_id = @boardId", "t.priority = @priority", READY];
@@ -94,6 +106,10 @@ export function ticketReadinessStore(db: Db) {
       return childrenOf.all(JSON.stringify([...ids])).map((row) => row[0]);
     },
 
+    /** Whether a ticket of the board is ready at `now`. */
+    isReady: (boardId: number, id: number, now: string): boolean =>
+      isReady.get({ id, boardId, now }) !== undefined,
+
     /** Ids of a board's ready tickets (one query whatever the board size). */
     readyIds(boardId: number, now: string): Set<number> {
       const ids = new Set<number>();
@@ -112,7 +128,7 @@ export function ticketReadinessStore(db: Db) {
       const parameters: Record<string, unknown> = { boardId, now };
       if (filter.laneId !== undefined) parameters.laneId = filter.laneId;
       if (filter.tagKey !== undefined) parameters.tagKey = filter.tagKey;
-      const priorities = filter.priority !== undefined ? [filter.priority] : [4, 3, 2, 1];
+      const priorities = filter.priority !== undefined ? [filter.priority] : PRIORITIES;
       for (const priority of priorities) {
         const row = statement.get({ ...parameters, priority });
         if (row) return row[0];

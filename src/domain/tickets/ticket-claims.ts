@@ -28,6 +28,43 @@ export interface ClaimNextInput extends ClaimInput {
   priority?: number;
 }
 
+/** What a kept ready order narrows claim-next's pick by (a tag is always picked in SQL). */
+export interface ReadyHeadFilter {
+  laneId?: number;
+  priority?: number;
+}
+
+/**
+ * A PORT: the head of a board's ready queue as an answer layer keeps it (src/kept-answers
+ * implements it; the domain knows nothing kept, only this question). The SQL walk
+ * (storage/ticket-readiness.ts `firstReady`) is the rule: a keeper's answer must be the ticket
+ * that walk would pick.
+ */
+export interface ReadyHeads {
+  /**
+   * The first ticket of the board's ready queue at `at` within `filter`, leaving out `taken`
+   * (the tickets the calling unit of work has claimed so far); undefined when none is ready,
+   * "unknown" when the keeper cannot tell (the caller then walks in SQL). Called inside the
+   * claim-next unit of work, which has written nothing but the claims of `taken`; the board
+   * exists and the lane is one of its lanes.
+   */
+  firstReady(
+    boardId: number,
+    filter: ReadyHeadFilter,
+    taken: ReadonlySet<number>,
+    at: string,
+  ): number | undefined | "unknown";
+}
+
+/**
+ * Where claim-next finds a keeper of the ready order: empty until the answer layer fills it
+ * (services.ts `answerSources.keepReadyHeads`); empty, every pick walks in SQL (the reference
+ * mode).
+ */
+export interface ReadyHeadSlot {
+  heads?: ReadyHeads;
+}
+
 interface PendingClaimNext {
   boardId: number;
   input: ClaimNextInput;
@@ -36,6 +73,14 @@ interface PendingClaimNext {
   /** The claimed ticket's row, or null when none is ready. */
   resolve(written: TicketWritten | null): void;
   reject(error: unknown): void;
+}
+
+/** What one claim-next unit of work has done so far. */
+interface ClaimUnit {
+  /** The tickets it claimed. */
+  taken: Set<number>;
+  /** The boards found (a board found earlier in the unit is still there: the unit only claims). */
+  boards: Set<number>;
 }
 
 const leaseEnd = (leaseSeconds = LEASE_DEFAULT_SECONDS) =>
@@ -68,11 +113,12 @@ export function ticketClaimService(
     boards: Pick<BoardService, "require">;
     views: TicketViews;
     activity: ActivityRecorder;
+    readyHeads: ReadyHeadSlot;
   },
   transact: Transact,
 ) {
   const { tickets, ticketClaims } = stores;
-  const { boards, views, activity } = deps;
+  const { boards, views, activity, readyHeads } = deps;
   /** claim-next requests waiting for the next turn of the event loop (`claimPending`). */
   let pending: PendingClaimNext[] = [];
 
@@ -172,9 +218,9 @@ export function ticketClaimService(
    * and one stream message per board for all of them, where each claim used to pay its own.
    * Each request still gets its own outcome: its checks run before it writes, and a failure of
    * a write (or of the commit) fails the whole unit, so nothing is half done. No ticket is
-   * handed out twice: each pick is made in SQL, which sees the claims the unit made so far. An
-   * answer still waits for the sync that makes its claim durable (http/durable-answers.ts); the
-   * claims of a unit share it.
+   * handed out twice: each pick leaves out the tickets the unit claimed so far (`taken`; the
+   * SQL walk sees their claims). An answer still waits for the sync that makes its claim
+   * durable (http/durable-answers.ts); the claims of a unit share it.
    */
   function claimPending(): void {
     const batch = pending;
@@ -182,13 +228,11 @@ export function ticketClaimService(
     const outcomes: Array<{ written: TicketWritten | null } | { error: unknown }> = [];
     try {
       transact((changes) => {
-        // The boards found so far: a board found earlier in the unit is still there (the unit
-        // only claims).
-        const found = new Set<number>();
+        const unit: ClaimUnit = { taken: new Set(), boards: new Set() };
         for (const request of batch) {
           let ticketId: number | undefined;
           try {
-            ticketId = pick(request.boardId, request.input, found);
+            ticketId = pick(request.boardId, request.input, unit);
           } catch (error) {
             outcomes.push({ error });
             continue;
@@ -198,6 +242,7 @@ export function ticketClaimService(
             continue;
           }
           start(request.boardId, ticketId, request.actor, request.input.leaseSeconds);
+          unit.taken.add(ticketId);
           changes.touched(request.boardId);
           outcomes.push({ written: views.written(ticketId) });
         }
@@ -214,20 +259,32 @@ export function ticketClaimService(
   }
 
   /**
-   * The ticket a claim-next request gets: the first of the ready queue within its filter, found
-   * in SQL, which sees the claims this unit of work made so far; undefined when none is ready.
-   * Checks only: it writes nothing.
+   * The ticket a claim-next request gets: the first of the ready queue within its filter, from
+   * the kept ready order when there is a keeper (`ReadyHeads`), else found in SQL; undefined
+   * when none is ready. Checks only: it writes nothing.
    */
-  function pick(boardId: number, input: ClaimNextInput, found: Set<number>): number | undefined {
-    if (!found.has(boardId)) boards.require(boardId);
-    found.add(boardId);
+  function pick(boardId: number, input: ClaimNextInput, unit: ClaimUnit): number | undefined {
+    if (!unit.boards.has(boardId)) boards.require(boardId);
+    unit.boards.add(boardId);
     if (input.laneId !== undefined && stores.lanes.get(input.laneId)?.boardId !== boardId) {
       throw new InvalidInput("laneId must be a lane of this board");
     }
     const tag = input.tag?.trim();
-    return stores.ticketReadiness.firstReady(boardId, now(), {
+    const filter: ReadyHeadFilter = {
       ...(input.laneId !== undefined ? { laneId: input.laneId } : {}),
       ...(input.priority !== undefined ? { priority: input.priority } : {}),
+    };
+    const at = now();
+    const heads = tag ? undefined : readyHeads.heads;
+    let ticketId = heads ? heads.firstReady(boardId, filter, unit.taken, at) : "unknown";
+    // A ticket handed to two live claims is the one failure claims must never have: a kept
+    // pick is checked against the rule in SQL (one ticket's probes) before it is claimed.
+    if (typeof ticketId === "number" && !stores.ticketReadiness.isReady(boardId, ticketId, at)) {
+      ticketId = "unknown";
+    }
+    if (ticketId !== "unknown") return ticketId;
+    return stores.ticketReadiness.firstReady(boardId, at, {
+      ...filter,
       ...(tag ? { tagKey: nameKey(tag) } : {}),
     });
   }

@@ -4,7 +4,7 @@ import type { BoardService } from "../boards/boards.js";
 import type { Read, Transact } from "../transaction.js";
 import type { TrashKeeper } from "../trash/trash-keeper.js";
 import { ticketBulkService } from "./ticket-bulk.js";
-import { ticketClaimService } from "./ticket-claims.js";
+import { type ReadyHeadSlot, ticketClaimService } from "./ticket-claims.js";
 import { ticketEdits } from "./ticket-edits.js";
 import { ticketMoveService, ticketMoves } from "./ticket-moves.js";
 import { ticketLanes } from "./ticket-ordering.js";
@@ -21,6 +21,8 @@ export function createTicketServices(
   transact: Transact,
   read: Read,
   trash: TrashKeeper,
+  /** The keeper of the ready order claim-next asks first (services.ts `answerSources`). */
+  readyHeads: ReadyHeadSlot,
 ) {
   const lanes = ticketLanes(stores);
   const views = ticketViews(stores, read);
@@ -32,6 +34,6 @@ export function createTicketServices(
     ticketPositions: ticketPositionService(stores, { boards, lanes, views, activity }, transact),
     ticketMoves: ticketMoveService(stores, { moves, edits, views }, transact),
     ticketBulk: ticketBulkService(stores, { boards, lanes, edits, moves, views }, transact),
-    ticketClaims: ticketClaimService(stores, { boards, views, activity }, transact),
+    ticketClaims: ticketClaimService(stores, { boards, views, activity, readyHeads }, transact),
   };
 }
