@@ -79,13 +79,7 @@ export function registerTicketCommands(program: Command): void {
   clientCommand(ticket, "show <ticket>", "Show a ticket with its body, relations and comments.", [
     "tack ticket show 42",
     "tack ticket show 42 --json",
-  ]).action(
-    handler(async ({ client, output }, id) => {
-      const found = await client.getTicket(parseId(id as string, "ticket"));
-      const lanes = output.json ? [] : await client.listLanes(found.boardId);
-      output.emit(found, [found.id], () => ticketText(found, lanes));
-    }),
-  );
+  ]).action(showTicket);
 
   const create = clientCommand(
     ticket,
@@ -319,3 +313,10 @@ function bool(value: unknown, name: string): boolean {
   if (value === "false") return false;
   throw new UsageError(`${name} must be true or false`);
 }
+
+/** `tack ticket show` and `tack show`: the ticket in full, its lane named from the board's lanes. */
+export const showTicket = handler(async ({ client, output }, id) => {
+  const ticket = await client.getTicket(parseId(id as string, "ticket"));
+  const lanes = output.json ? [] : await client.listLanes(ticket.boardId);
+  output.emit(ticket, [ticket.id], () => ticketText(ticket, lanes));
+});

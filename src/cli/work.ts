@@ -16,6 +16,7 @@ import {
 } from "./command-kit.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { ticketTable, ticketText } from "./ticket-format.js";
+import { showTicket } from "./tickets.js";
 
 // The agent's loop: prime, ready, next, claim, renew, release (docs/api.md, "Coordination for
 // agents").
@@ -184,13 +185,7 @@ export function registerWorkCommands(program: Command): void {
 
   clientCommand(program, "show <ticket>", "Show a ticket (same as `tack ticket show`).", [
     "tack show 42",
-  ]).action(
-    handler(async ({ client, output }, id) => {
-      const ticket = await client.getTicket(parseId(id as string, "ticket"));
-      const lanes = output.json ? [] : await client.listLanes(ticket.boardId);
-      output.emit(ticket, [ticket.id], () => ticketText(ticket, lanes));
-    }),
-  );
+  ]).action(showTicket);
 }
 
 /** `--lane`, `--tag` and `--priority`: what `ready` lists and `next` claims from narrowed. */
