@@ -288,9 +288,10 @@ export function boardLists(sources: ListSources, runLength: number) {
      * claim-next's pick from the kept list (the domain's port, tickets/ticket-claims.ts
      * `ReadyHeads`; ready-head.ts). Inside a claim-next unit of work the list is brought up to
      * date only while the unit has changed no ticket but the ones it took (as many tickets
-     * noted as taken: a claim notes exactly its ticket), and never by re-reading a taken one:
-     * so what it reads is committed state, and a rollback leaves nothing behind. Otherwise
-     * "unknown", and the domain walks in SQL.
+     * noted as taken: a claim notes exactly its ticket), and never by re-reading a taken one's
+     * placement (its startability may be re-checked: it does not depend on claims): so what
+     * it reads is committed state, and a rollback leaves nothing behind. Otherwise "unknown",
+     * and the domain walks in SQL.
      */
     firstReady(
       boardId: number,
