@@ -87,8 +87,11 @@ export async function openBoard(id: number): Promise<void> {
       },
       async onLaneEnd(lane) {
         if (token !== loadToken) return aborter.abort();
+        const next = laneIds[lane + 1];
+        // The last lane's end is the list's, shown below with the load's end.
+        if (next === undefined) return;
         // The lane shows whole before it reads as complete.
-        arrival.show(laneIds[lane + 1]);
+        arrival.show(next);
         await nextFrame();
       },
     });
