@@ -11,9 +11,7 @@ import { issueBoardDocument } from "./dataset.js";
 
 interface SeedServices {
   boardImport: {
-    import(
-      source: unknown,
-    ): Promise<{
+    import(source: unknown): Promise<{
       board?: { id: number };
       detail?: { board: { id: number } };
       release?: () => void;
