@@ -1,4 +1,5 @@
 import type { BoardEventBus } from "../events/board-events.js";
+import { exportSnapshots } from "../storage/board-export-snapshot.js";
 import type { Db } from "../storage/database.js";
 import { createStores } from "../storage/index.js";
 import { accessTokens } from "./access/access-tokens.js";
@@ -90,7 +91,7 @@ export function createServices(
     ticketEvents: ticketEventService(stores, ticketDeps, transact),
     tagReasons: tagReasonService(stores, ticketDeps, transact),
     externalReferences: externalReferenceService(stores, ticketDeps, transact),
-    boardExport: boardExporter(stores, boards),
+    boardExport: boardExporter(exportSnapshots(db)),
     boardImport: boardImporter(stores, { boards, activity, searchIndex }, transact),
     insights: insightsService(stores, boards, read),
     templates: templateService(

@@ -74,7 +74,9 @@ const ORDER = "ORDER BY a.created_at, a.id";
 export function askStore(db: Db) {
   const byId = db.prepare<[number], AskRow>(`${SELECT} WHERE a.id = ?`);
   const byTicket = db.prepare<[number], AskRow>(`${SELECT} WHERE a.ticket_id = ? ${ORDER}`);
-  const byBoard = db.prepare<[number], AskRow>(`${SELECT} WHERE t.board_id = ? ${ORDER}`);
+  const byTickets = db.prepare<[string], AskRow>(
+    `${SELECT} WHERE a.ticket_id IN (SELECT value FROM json_each(?)) ${ORDER}`,
+  );
   const insert = db.prepare<
     [
       number,
@@ -160,10 +162,10 @@ export function askStore(db: Db) {
       const rows = filter.boardId === undefined ? statement.all() : statement.all(filter.boardId);
       return rows.map(toAsk);
     },
-    /** Every ask of a board's tickets in one query, oldest first, grouped by ticket id. */
-    byTicketOfBoard(boardId: number): Map<number, Ask[]> {
+    /** The asks of the given tickets in one query, oldest first, grouped by ticket id. */
+    byTicketOfTickets(ids: readonly number[]): Map<number, Ask[]> {
       const grouped = new Map<number, Ask[]>();
-      for (const row of byBoard.all(boardId)) {
+      for (const row of byTickets.iterate(JSON.stringify(ids))) {
         const ask = toAsk(row);
         const list = grouped.get(ask.ticketId);
         if (list) list.push(ask);

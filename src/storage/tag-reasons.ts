@@ -55,9 +55,8 @@ export function tagReasonStore(db: Db) {
   const one = db.prepare<[number, number], SqlRow>(
     `${SELECT} WHERE tt.ticket_id = ? AND tt.tag_id = ?`,
   );
-  const ofBoard = db.prepare<[number], SqlRow>(
-    `${SELECT} JOIN tickets t ON t.id = tt.ticket_id WHERE t.board_id = ?
-     ORDER BY g.name_key, g.id`,
+  const ofTickets = db.prepare<[string], SqlRow>(
+    `${SELECT} WHERE tt.ticket_id IN (SELECT value FROM json_each(?)) ORDER BY g.name_key, g.id`,
   );
   const upsert = db.prepare<[Omit<TagReasonWrite, "details"> & { detailsJson: string | null }]>(
     `INSERT INTO ticket_tags (ticket_id, tag_id, reason, details_json, reason_comment_id,
@@ -80,9 +79,9 @@ export function tagReasonStore(db: Db) {
       return row && toRecord(row);
     },
 
-    /** Every tag link of a board's tickets in one query, grouped by ticket id, in tag order. */
-    groupedByBoard: (boardId: number): Map<number, TagReasonRecord[]> =>
-      groupByTicket(ofBoard.iterate(boardId), toRecord),
+    /** The tag links of the given tickets in one query, grouped by ticket id, in tag order. */
+    groupedByTickets: (ids: readonly number[]): Map<number, TagReasonRecord[]> =>
+      groupByTicket(ofTickets.iterate(JSON.stringify(ids)), toRecord),
 
     /** Attaches the tag if needed and writes its reason columns. */
     set(write: TagReasonWrite): void {

@@ -35,9 +35,9 @@ export function ticketEventStore(db: Db) {
   const byId = db.prepare<[number], TicketEventRow>(
     `SELECT ${COLUMNS} FROM ticket_events e WHERE e.id = ?`,
   );
-  const byBoard = db.prepare<[number], TicketEventRow>(
-    `SELECT ${COLUMNS} FROM ticket_events e JOIN tickets t ON t.id = e.ticket_id
-     WHERE t.board_id = ? ORDER BY e.created_at DESC, e.id DESC`,
+  const byTickets = db.prepare<[string], TicketEventRow>(
+    `SELECT ${COLUMNS} FROM ticket_events e WHERE e.ticket_id IN (SELECT value FROM json_each(?))
+     ORDER BY e.created_at DESC, e.id DESC`,
   );
   const insert = db.prepare(
     `INSERT INTO ticket_events (ticket_id, source, kind, title, summary, severity, icon, data_json,
@@ -52,9 +52,9 @@ export function ticketEventStore(db: Db) {
       const row = byId.get(id);
       return row && toEvent(row);
     },
-    /** Every event of a board's tickets in one query, newest first, grouped by ticket id. */
-    groupedByBoard: (boardId: number): Map<number, TicketEvent[]> =>
-      groupByTicket(byBoard.iterate(boardId), toEvent),
+    /** The events of the given tickets in one query, newest first, grouped by ticket id. */
+    groupedByTickets: (ids: readonly number[]): Map<number, TicketEvent[]> =>
+      groupByTicket(byTickets.iterate(JSON.stringify(ids)), toEvent),
     /** Returns the new id. */
     insert(event: NewTicketEvent): number {
       const { data, ...columns } = event;

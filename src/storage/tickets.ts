@@ -92,6 +92,19 @@ export function ticketStore(db: Db) {
     `SELECT ${RECORD_COLUMNS} FROM tickets t JOIN lanes l ON l.id = t.lane_id ${WITH_TEXT}
      WHERE t.board_id = ? AND (? = 1 OR t.is_archived = 0) ${BOARD_ORDER}`,
   );
+  // A lane's tickets in board order after the given one, one page at a time: a seek down
+  // tickets_by_lane (lane, archived, position, id) per page, however deep into the lane.
+  const recordsOfLaneAfter = db.prepare<[number, number, number, number, number], SqlRecord>(
+    `SELECT ${RECORD_COLUMNS} FROM tickets t ${WITH_TEXT}
+     WHERE t.lane_id = ? AND (t.is_archived, t.position, t.id) > (?, ?, ?)
+     ORDER BY t.is_archived, t.position, t.id LIMIT ?`,
+  );
+  const parentsAmong = db
+    .prepare<[string, number], number>(
+      `SELECT DISTINCT parent_ticket_id FROM tickets
+       WHERE parent_ticket_id ${IN_IDS} AND board_id = ?`,
+    )
+    .pluck(true);
   const rowsOfBoard = db.prepare<[number], SqlRow>(
     `SELECT ${ROW_COLUMNS} FROM tickets t WHERE t.board_id = ?`,
   );
@@ -205,6 +218,10 @@ export function ticketStore(db: Db) {
     `SELECT c.* FROM tickets t JOIN comments c ON c.ticket_id = t.id WHERE t.board_id = ?
      ORDER BY c.ticket_id, c.created_at DESC, c.id DESC`,
   );
+  const commentsOfTickets = db.prepare<[string], CommentRow>(
+    `SELECT c.* FROM comments c WHERE c.ticket_id ${IN_IDS}
+     ORDER BY c.ticket_id, c.created_at DESC, c.id DESC`,
+  );
 
   const listStatements = new Map<string, ReturnType<typeof prepareList>>();
   function prepareList(filter: TicketListFilter) {
@@ -268,6 +285,21 @@ export function ticketStore(db: Db) {
     /** A board's tickets with bodies, in board order. */
     recordsOfBoard: (boardId: number, includeArchived: boolean): TicketRecord[] =>
       recordsOfBoard.all(boardId, includeArchived ? 1 : 0).map(toRecord),
+
+    /**
+     * Up to `limit` tickets of a lane, archived ones included, in board order after `after` (the
+     * last ticket of the page before; null: from the lane's start).
+     */
+    recordsOfLaneAfter(laneId: number, after: TicketRecord | null, limit: number): TicketRecord[] {
+      const [archived, position, id] = after
+        ? [after.isArchived ? 1 : 0, after.position, after.id]
+        : [-1, 0, 0];
+      return recordsOfLaneAfter.all(laneId, archived, position, id, limit).map(toRecord);
+    },
+
+    /** Which of the given tickets of a board have children there. */
+    parentsAmong: (boardId: number, ids: readonly number[]): Set<number> =>
+      new Set(parentsAmong.all(JSON.stringify(ids), boardId)),
 
     /** The board list: one query for any combination of filters, in board order. */
     list(boardId: number, filter: TicketListFilter): TicketRow[] {
@@ -395,6 +427,9 @@ export function ticketStore(db: Db) {
     /** Comments of each ticket of a board that has any, newest first (one query). */
     commentsOfBoard: (boardId: number): Map<number, Comment[]> =>
       groupByTicket(commentsOfBoard.iterate(boardId), toComment),
+    /** The comments of the given tickets in one query, newest first, grouped by ticket id. */
+    commentsOfTickets: (ids: readonly number[]): Map<number, Comment[]> =>
+      groupByTicket(commentsOfTickets.iterate(JSON.stringify(ids)), toComment),
   };
 }
 

@@ -4,7 +4,11 @@ import type { BoardExporter } from "../../domain/transfer/board-export.js";
 import type { BoardImporter } from "../../domain/transfer/board-import.js";
 import type { ImportDocument } from "../../domain/transfer/import-plan.js";
 import { AnswerCache, answerFromTag, boardTagOf } from "../conditional-requests.js";
-import { serializeWholeDocument, streamDocument } from "../document-serialization.js";
+import {
+  type KeepWhole,
+  serializeWholeDocument,
+  streamDocument,
+} from "../document-serialization.js";
 import { IdempotencyKeyHeaders } from "../idempotency-keys.js";
 import { BoardExport, BoardImport } from "../schemas/board-export.js";
 import { type BoardDetail, BoardDetailRef } from "../schemas/boards.js";
@@ -17,25 +21,30 @@ import {
 } from "../streamed-import.js";
 import type { TackApp } from "../types.js";
 
+/** Exports up to this size are kept for the next request of the unchanged board. */
+export const KEEP_EXPORT_BYTES = 24 * 1024 * 1024;
+
 /** Export and import of whole boards (docs/api.md, "Export and import", docs/export-format.md). */
 export function boardTransferRoutes(
   app: TackApp,
   services: { boardExport: BoardExporter; boardImport: BoardImporter; entityTags: EntityTags },
 ): void {
-  // The last exports of unchanged boards, serialized: an export is the board's tag (its
-  // revision) away from being stale, and a client polling for backups or sync asks again and
-  // again. Bounded: one 5,000-ticket board is ~20 MiB of JSON; larger ones are not kept.
+  // The last exports of unchanged boards: an export is the board's tag (its revision) away from
+  // being stale, and a client polling for backups or sync asks again and again. Every export is
+  // streamed; one of at most KEEP_EXPORT_BYTES is kept once sent (a 5,000-ticket board is
+  // ~21 MiB), a larger one never held whole.
   const exports = new AnswerCache(48 * 1024 * 1024);
 
   app.get(
     "/api/boards/:boardId/export",
     {
-      ...serializeWholeDocument,
       schema: {
         operationId: "exportBoard",
         summary: "Export a board as one document",
         tags: ["boards"],
-        description: "The whole board as one document (format tack.board, version 1).",
+        description:
+          "The whole board as one document (format tack.board, version 1), written as it is " +
+          "read, all of it from one state of the database.",
         params: BoardIdParams,
         response: {
           200: answer(
@@ -48,11 +57,26 @@ export function boardTransferRoutes(
     },
     async (request, reply) => {
       const { boardId } = request.params;
-      // The board's tag names its state, so no hash of the ~20 MiB body is needed for the ETag.
+      // The board's tag names its state, so no hash of the body is needed for the ETag. The
+      // export's snapshot is taken in this same tick, so the tag names the state it reads.
       const tag = boardTagOf(services.entityTags, boardId);
-      const cache = { store: exports, key: String(boardId) };
-      if (tag !== undefined && answerFromTag(request, reply, tag, cache)) return reply;
-      return services.boardExport.export(boardId);
+      const key = String(boardId);
+      if (tag !== undefined && answerFromTag(request, reply, tag, { store: exports, key })) {
+        return reply;
+      }
+      const exported = services.boardExport.export(boardId);
+      // Ends the snapshot when the client leaves early too (or never reads a byte).
+      reply.raw.once("close", exported.close);
+      const keep: KeepWhole | undefined =
+        tag === undefined
+          ? undefined
+          : { maxBytes: KEEP_EXPORT_BYTES, keep: (bytes) => exports.set(key, tag, bytes) };
+      // Serialized by streamDocument (JSON.stringify piece by piece), not the schema serializer:
+      // test/api/export-import.test.ts checks it equals its schema-serialized form. The type
+      // provider knows only the plain object form of the answer, hence the cast.
+      reply.type("application/json; charset=utf-8");
+      const body = streamDocument(exported.document, keep);
+      return reply.send(body as unknown as Static<typeof BoardExport>);
     },
   );
 
