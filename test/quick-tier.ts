@@ -21,6 +21,7 @@ const FULL_ONLY: ReadonlyMap<string, string> = new Map([
   ["api/live-lists.test.ts", "thousands of requests comparing two servers' answers"],
   ["api/openapi-client.test.ts", "runs tsc over a generated client"],
   ["api/export-import.test.ts", "16 tests of documents, one importing 5,000 tickets"],
+  ["api/export-stream.test.ts", "a 33 MiB board exported while a client holds the answer"],
   ["api/ids-never-reused.test.ts", "two servers for each kind of resource, one a restart"],
   ["api/trash.test.ts", "20 tests deleting, restoring and erasing every kind of object"],
   ["api/remote-credentials.test.ts", "six servers and fake forges"],

@@ -125,8 +125,11 @@ export class TackClient {
     return this.#token === undefined ? {} : { authorization: `Bearer ${this.#token}` };
   }
 
-  /** Any request; answers whatever status the server gives (the `tack api` escape hatch). */
-  async raw(method: string, path: string, options: RequestOptions = {}): Promise<RawResponse> {
+  /**
+   * Any request, its answer not yet read: for answers read as they arrive (a board's export
+   * and import, src/client/board-transfer.ts).
+   */
+  async open(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
     const headers: Record<string, string> = { ...this.authHeaders(), ...options.headers };
     let body: string | AsyncIterable<Uint8Array> | undefined;
     if (options.rawBody !== undefined) body = options.rawBody;
@@ -157,6 +160,12 @@ export class TackClient {
       if (options.signal?.aborted) throw error;
       throw unreachable(this.url, error);
     }
+    return response;
+  }
+
+  /** Any request; answers whatever status the server gives (the `tack api` escape hatch). */
+  async raw(method: string, path: string, options: RequestOptions = {}): Promise<RawResponse> {
+    const response = await this.open(method, path, options);
     const text = await response.text();
     let parsed: unknown;
     if ((response.headers.get("content-type") ?? "").includes("json") && text !== "") {
@@ -235,25 +244,16 @@ export class TackClient {
   deleteBoard(boardId: number) {
     return this.call<void>("DELETE", `/api/boards/${boardId}`);
   }
-  /** The export document as the server wrote it (kept as text so a file round-trips exactly). */
+  /**
+   * The export document as the server wrote it (kept as text so a file round-trips exactly);
+   * `exportBoard` in board-transfer.ts reads it as it arrives instead.
+   */
   async exportBoard(boardId: number): Promise<string> {
     const response = await this.raw("GET", `/api/boards/${boardId}/export`);
     if (response.status >= 400) {
       throw errorFromResponse(response.status, (response.body as { error?: string })?.error ?? "");
     }
     return response.text;
-  }
-  /** `document`: the JSON text, or its bytes as they are read (a file, stdin). */
-  importBoard(
-    document: string | AsyncIterable<Uint8Array>,
-    idempotencyKey?: string,
-    options: { onUpload?: (sent: number) => void } = {},
-  ) {
-    return this.call<BoardDetailT>("POST", "/api/boards/import", {
-      rawBody: document,
-      idempotencyKey,
-      onUpload: options.onUpload,
-    });
   }
 
   // Lanes
