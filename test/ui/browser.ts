@@ -140,3 +140,16 @@ export async function until<T>(
   }
   return value;
 }
+
+/**
+ * Waits until every lane's list has arrived: a board's lanes are read one after another after
+ * its shell, and a lane says "Loading tickets…" until all of its cards are in. A test that counts
+ * the list requests a change causes starts counting after this, not after the first card.
+ */
+export async function everyLaneLoaded(page: Page): Promise<void> {
+  await until(
+    () => page.locator(".lane-arriving").count(),
+    (count) => count === 0,
+    "every lane's list loaded",
+  );
+}

@@ -3,7 +3,7 @@ import { after, describe, test } from "node:test";
 import { credentialsEnv, TOKENS } from "../api/remote-fixtures.js";
 import { type FakeGitHub, startFakeGitHub } from "../fakes/github.js";
 import { startTestServer } from "../helpers/server.js";
-import { openPage, until } from "./browser.js";
+import { everyLaneLoaded, openPage, until } from "./browser.js";
 import { seedDemoBoard } from "./seed.js";
 
 // The ticket dialog in a real browser: Markdown body editing, live changes from the API while
@@ -130,6 +130,7 @@ describe("live", () => {
       })
     ).body;
     await page.locator(`#card-${created.id}`).waitFor({ state: "attached" });
+    await everyLaneLoaded(page);
     // An agent's event on the open ticket reaches its timeline, and a new lane the board, with
     // no refetch of the board's whole list: those messages name the ticket, or no ticket.
     const lists: string[] = [];
@@ -173,6 +174,7 @@ describe("live", () => {
       byLane.set(ticket.laneId, [...(byLane.get(ticket.laneId) ?? []), ticket.id]);
     const moved = [...byLane.values()].slice(0, 12).flatMap((ids) => ids.slice(-5));
     await page.locator(`#card-${moved[0]}`).waitFor({ state: "attached" });
+    await everyLaneLoaded(page);
     const lists: string[] = [];
     const ticketReads: string[] = [];
     page.on("request", (request) => {
