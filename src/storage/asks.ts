@@ -1,6 +1,7 @@
 import type { Statement } from "better-sqlite3";
 import type { Ask, AskAnswer, AskStatus } from "../domain/model.js";
 import type { Db } from "./database.js";
+import { IN_IDS } from "./id-lists.js";
 
 /**
  * Asks (migration 016; docs/api.md, "Asks"). An ask has no board column: its board is its
@@ -74,9 +75,7 @@ const ORDER = "ORDER BY a.created_at, a.id";
 export function askStore(db: Db) {
   const byId = db.prepare<[number], AskRow>(`${SELECT} WHERE a.id = ?`);
   const byTicket = db.prepare<[number], AskRow>(`${SELECT} WHERE a.ticket_id = ? ${ORDER}`);
-  const byTickets = db.prepare<[string], AskRow>(
-    `${SELECT} WHERE a.ticket_id IN (SELECT value FROM json_each(?)) ${ORDER}`,
-  );
+  const byTickets = db.prepare<[string], AskRow>(`${SELECT} WHERE a.ticket_id ${IN_IDS} ${ORDER}`);
   const insert = db.prepare<
     [
       number,

@@ -1,6 +1,7 @@
 import type { TicketExternalReference } from "../domain/model.js";
 import type { Db } from "./database.js";
 import { groupByTicket } from "./group-by-ticket.js";
+import { IN_IDS } from "./id-lists.js";
 import { type IssueLocationRow, issueLocationOf } from "./issue-locations.js";
 
 interface ExternalReferenceRow extends IssueLocationRow {
@@ -46,7 +47,7 @@ export function externalReferenceStore(db: Db) {
   );
   const byTickets = db.prepare<[string], ExternalReferenceRow>(
     `SELECT ${COLUMNS} FROM external_references r
-     WHERE r.ticket_id IN (SELECT value FROM json_each(?)) ORDER BY r.kind, r.id`,
+     WHERE r.ticket_id ${IN_IDS} ORDER BY r.kind, r.id`,
   );
   const byKind = db.prepare<[number, string], ExternalReferenceRow>(
     `SELECT ${COLUMNS} FROM external_references r WHERE r.ticket_id = ? AND r.kind = ?`,

@@ -1,6 +1,7 @@
 import type { TicketRemote, TicketRemoteSummary } from "../domain/model.js";
 import type { IssueIdentity } from "../model/references.js";
 import type { Db } from "./database.js";
+import { IN_IDS } from "./id-lists.js";
 import { type IssueLocationRow, issueLocationOf } from "./issue-locations.js";
 
 interface RemoteLinkRow extends IssueLocationRow {
@@ -71,7 +72,7 @@ export function remoteLinkStore(db: Db) {
     { ticket_id: number; provider: string; display_ref: string; url: string }
   >(
     `SELECT r.ticket_id, r.provider, r.display_ref, r.url FROM remote_links r
-     WHERE r.ticket_id IN (SELECT value FROM json_each(?))`,
+     WHERE r.ticket_id ${IN_IDS}`,
   );
 
   // Project paths of GitHub and GitLab are case-insensitive, so a differently cased request that

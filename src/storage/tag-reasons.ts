@@ -1,6 +1,7 @@
 import type { TagReasonFields, TicketTagReason } from "../model/tag-reasons.js";
 import type { Db } from "./database.js";
 import { groupByTicket } from "./group-by-ticket.js";
+import { IN_IDS } from "./id-lists.js";
 
 /** One attached tag of a ticket with its reason metadata (the `ticket_tags` reason columns). */
 export interface TagReasonRecord extends TicketTagReason {
@@ -56,7 +57,7 @@ export function tagReasonStore(db: Db) {
     `${SELECT} WHERE tt.ticket_id = ? AND tt.tag_id = ?`,
   );
   const ofTickets = db.prepare<[string], SqlRow>(
-    `${SELECT} WHERE tt.ticket_id IN (SELECT value FROM json_each(?)) ORDER BY g.name_key, g.id`,
+    `${SELECT} WHERE tt.ticket_id ${IN_IDS} ORDER BY g.name_key, g.id`,
   );
   const upsert = db.prepare<[Omit<TagReasonWrite, "details"> & { detailsJson: string | null }]>(
     `INSERT INTO ticket_tags (ticket_id, tag_id, reason, details_json, reason_comment_id,

@@ -1,6 +1,7 @@
 import type { TicketEvent } from "../domain/model.js";
 import type { Db } from "./database.js";
 import { groupByTicket } from "./group-by-ticket.js";
+import { IN_IDS } from "./id-lists.js";
 
 /** The columns named like the model's fields have their types; the others are renamed. */
 interface TicketEventRow extends Omit<TicketEvent, "ticketId" | "data" | "createdAt"> {
@@ -36,7 +37,7 @@ export function ticketEventStore(db: Db) {
     `SELECT ${COLUMNS} FROM ticket_events e WHERE e.id = ?`,
   );
   const byTickets = db.prepare<[string], TicketEventRow>(
-    `SELECT ${COLUMNS} FROM ticket_events e WHERE e.ticket_id IN (SELECT value FROM json_each(?))
+    `SELECT ${COLUMNS} FROM ticket_events e WHERE e.ticket_id ${IN_IDS}
      ORDER BY e.created_at DESC, e.id DESC`,
   );
   const insert = db.prepare(

@@ -1,4 +1,5 @@
 import type { Db } from "./database.js";
+import { IN_IDS } from "./id-lists.js";
 
 /**
  * Where a ticket sits in its board's lists and what the list filters look at: the few columns
@@ -56,9 +57,7 @@ export function ticketPlacementStore(db: Db) {
     .prepare<[number], RawPlacement>(`SELECT ${COLUMNS} FROM tickets t WHERE t.id = ?`)
     .raw(true);
   const byIds = db
-    .prepare<[string], RawPlacement>(
-      `SELECT ${COLUMNS} FROM tickets t WHERE t.id IN (SELECT value FROM json_each(?))`,
-    )
+    .prepare<[string], RawPlacement>(`SELECT ${COLUMNS} FROM tickets t WHERE t.id ${IN_IDS}`)
     .raw(true);
 
   return {

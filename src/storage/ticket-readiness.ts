@@ -1,5 +1,6 @@
 import { PRIORITY_MAX, PRIORITY_MIN } from "../model/limits.js";
 import type { Db } from "./database.js";
+import { IN_IDS } from "./id-lists.js";
 
 /**
  * The ready queue's rule (docs/agents.md, "The ready queue") as one SQL condition on ticket `t`:
@@ -47,13 +48,11 @@ export function ticketReadinessStore(db: Db) {
   const startableOf = db
     .prepare<[string, number], [number]>(
       `SELECT t.id FROM tickets t
-       WHERE t.id IN (SELECT value FROM json_each(?)) AND t.board_id = ? AND ${STARTABLE}`,
+       WHERE t.id ${IN_IDS} AND t.board_id = ? AND ${STARTABLE}`,
     )
     .raw(true);
   const childrenOf = db
-    .prepare<[string], [number]>(
-      `SELECT id FROM tickets WHERE parent_ticket_id IN (SELECT value FROM json_each(?))`,
-    )
+    .prepare<[string], [number]>(`SELECT id FROM tickets WHERE parent_ticket_id ${IN_IDS}`)
     .raw(true);
   const isReady = db
     .prepare<[{ id: number; boardId: number; now: string }], [number]>(

@@ -1,4 +1,5 @@
 import type { Db } from "./database.js";
+import { IN_IDS } from "./id-lists.js";
 
 /** How a related ticket stands to the ticket asked about. */
 export type RelationKind = "parent" | "child" | "blocker" | "blockedBy" | "related";
@@ -21,8 +22,6 @@ interface SqlRelationRow {
   is_resolved: number;
   priority: number;
 }
-
-const IN_IDS = "IN (SELECT value FROM json_each(?))";
 
 type Pair = [number, number];
 const NEIGHBOUR = "t.id, t.title, t.lane_id, t.is_resolved, t.priority";

@@ -1,7 +1,6 @@
 import type { Tag } from "../domain/model.js";
 import type { Db } from "./database.js";
-
-const IN_IDS = "IN (SELECT value FROM json_each(?))";
+import { IN_IDS } from "./id-lists.js";
 
 /**
  * Which tags a ticket carries (`ticket_tags`). Links also hold reason metadata written by the

@@ -3,6 +3,7 @@ import type { TicketSearchText } from "../domain/search-text.js";
 import { type CommentRow, toComment } from "./comments.js";
 import type { Db } from "./database.js";
 import { groupByTicket } from "./group-by-ticket.js";
+import { IN_IDS } from "./id-lists.js";
 import {
   fromRaw,
   type RawRow,
@@ -67,7 +68,6 @@ export interface TicketRowWrite
 const BOARD_ORDER = "ORDER BY l.position, l.id, t.is_archived, t.position, t.id";
 
 /** Ids given to a query as one JSON array parameter (never one parameter per id). */
-const IN_IDS = "IN (SELECT value FROM json_each(?))";
 
 export function ticketStore(db: Db) {
   const byId = db.prepare<[number], SqlRecord>(

@@ -1,4 +1,5 @@
 import type { Db } from "./database.js";
+import { IN_IDS } from "./id-lists.js";
 import type { RemoteIdentity } from "./remote-links.js";
 
 /**
@@ -210,13 +211,13 @@ export function trashStore(db: Db) {
   );
 
   const relinkActivity = db.prepare<[number, string]>(
-    `UPDATE activity SET ticket_id = ? WHERE id IN (SELECT value FROM json_each(?))
+    `UPDATE activity SET ticket_id = ? WHERE id ${IN_IDS}
        AND ticket_id IS NULL`,
   );
   const relinkReasons = db.prepare<[number, number, string]>(
     `UPDATE ticket_tags SET reason_comment_id = ?
      WHERE ticket_id = ? AND reason_comment_id IS NULL
-       AND tag_id IN (SELECT value FROM json_each(?))`,
+       AND tag_id ${IN_IDS}`,
   );
   const remoteTracker = db.prepare<[string, string, string, string, string], { id: number }>(
     `SELECT ticket_id AS id FROM remote_links WHERE provider = ? AND instance_url = ?
