@@ -83,8 +83,9 @@ interface ClaimUnit {
   boards: Set<number>;
 }
 
-const leaseEnd = (leaseSeconds = LEASE_DEFAULT_SECONDS) =>
-  new Date(nowMillis() + leaseSeconds * 1000).toISOString();
+/** When a lease taken at `fromMillis` ends: from the claim's own instant, so a lease is exact. */
+const leaseEnd = (fromMillis: number, leaseSeconds = LEASE_DEFAULT_SECONDS) =>
+  new Date(fromMillis + leaseSeconds * 1000).toISOString();
 
 function cleanActor(actor: string): string {
   return cleanName(actor, "actor", ACTOR_MAX);
@@ -127,8 +128,10 @@ export function ticketClaimService(
    * the claim ends.
    */
   function start(boardId: number, ticketId: number, actor: string, leaseSeconds?: number): string {
-    const claimedAt = now();
-    const expiresAt = leaseEnd(leaseSeconds);
+    // One reading of the clock for both ends: two readings could be a millisecond apart.
+    const claimedMillis = nowMillis();
+    const claimedAt = new Date(claimedMillis).toISOString();
+    const expiresAt = leaseEnd(claimedMillis, leaseSeconds);
     ticketClaims.set({ ticketId, boardId, actor, claimedAt, expiresAt });
     activity.record({
       boardId,
@@ -162,7 +165,7 @@ export function ticketClaimService(
             boardId: ticket.boardId,
             actor,
             claimedAt: held.claimedAt,
-            expiresAt: leaseEnd(input.leaseSeconds),
+            expiresAt: leaseEnd(nowMillis(), input.leaseSeconds),
           });
         } else {
           start(ticket.boardId, ticketId, actor, input.leaseSeconds);
