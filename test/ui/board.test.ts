@@ -577,7 +577,12 @@ describe("links, layouts and themes", () => {
     await tabs.first().waitFor();
     assert.equal(await tabs.count(), 4);
     assert.equal(await page.locator(".lane").count(), 1);
-    assert.match(await tabs.nth(1).innerText(), /Doing\s*3/);
+    // Lanes arrive one after another: a tab reads "0…" until its lane's list is in.
+    await until(
+      () => tabs.nth(1).innerText(),
+      (text) => /Doing\s*3$/.test(text.trim()),
+      "the Doing tab's count",
+    );
     await tabs.nth(1).click();
     await page.getByRole("heading", { name: "Doing", level: 2 }).waitFor();
     // Nothing overflows sideways.
