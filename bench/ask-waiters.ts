@@ -12,7 +12,8 @@
  *    server's CPU for answering and waking them all.
  */
 import { performance } from "node:perf_hooks";
-import { Client, cpuMs, printTable, readMemory, startTack } from "./lib.js";
+import { Client, cpuMs, readMemory, startTack } from "./lib.js";
+import { printTable } from "./report.js";
 
 const callers = Number(process.argv[2] ?? 200);
 const windowSeconds = Number(process.argv[3] ?? 10);

@@ -3,17 +3,9 @@
  * boards: the reads a UI makes on every refresh, and the small writes (each one SQLite
  * transaction) that follow user actions. Throughput, latency percentiles, server CPU and RSS.
  */
-import {
-  type BenchReport,
-  Client,
-  inParallel,
-  type LoadOptions,
-  printReport,
-  runLoad,
-  type Scenario,
-  scenarioDurationMs,
-  startTack,
-} from "./lib.js";
+import { Client, inParallel, startTack } from "./lib.js";
+import { type LoadOptions, runLoad, type Scenario } from "./load-loop.js";
+import { type BenchReport, printReport, scenarioDurationMs } from "./report.js";
 
 const BOARDS = 50;
 const LANES_PER_BOARD = 4;

@@ -3,7 +3,8 @@
  * the cheapest answers tack gives, 10 in flight: `/api/health`, a ticket detail answered from
  * the answer cache, the board list. What any request costs before tack does any work of its own.
  */
-import { Client, runLoad, startTack } from "./lib.js";
+import { Client, startTack } from "./lib.js";
+import { runLoad } from "./load-loop.js";
 
 const tack = await startTack([], undefined, { settleMs: 500 });
 const client = new Client(tack.url, 16);

@@ -33,7 +33,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { median } from "./builds.js";
 import { issueBoardHead, issueBoardTickets, RARE_WORD } from "./dataset.js";
-import { cpuMs, printTable, startTack, waitForIdle } from "./lib.js";
+import { cpuMs, startTack, waitForIdle } from "./lib.js";
+import { printTable } from "./report.js";
 
 const RESULTS = fileURLToPath(new URL("./results/", import.meta.url));
 

@@ -6,7 +6,8 @@
  * list, then as many answered 304 (the list unchanged): wall time and server CPU per request.
  */
 import { performance } from "node:perf_hooks";
-import { cpuMs, printTable, startTack } from "./lib.js";
+import { cpuMs, startTack } from "./lib.js";
+import { printTable } from "./report.js";
 
 const asks = Number(process.argv[2] ?? 10);
 const requests = Number(process.argv[3] ?? 2000);

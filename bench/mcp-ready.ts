@@ -19,7 +19,8 @@ import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { buildsToCompare, removeCheckOut } from "./builds.js";
 import { issueBoardDocument } from "./dataset.js";
-import { percentile, startTack, type TackProcess, waitForIdle } from "./lib.js";
+import { startTack, type TackProcess, waitForIdle } from "./lib.js";
+import { percentile } from "./load-loop.js";
 
 const { values } = parseArgs({
   options: {

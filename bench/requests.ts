@@ -10,15 +10,9 @@
 import { parseArgs } from "node:util";
 import { type BuildRoot, buildsToCompare, median, removeCheckOut, spread } from "./builds.js";
 import { issueBoardDocument } from "./dataset.js";
-import {
-  Client,
-  printTable,
-  runLoad,
-  scenarioDurationMs,
-  scenarioWarmupMs,
-  startTack,
-  waitForIdle,
-} from "./lib.js";
+import { Client, startTack, waitForIdle } from "./lib.js";
+import { runLoad } from "./load-loop.js";
+import { printTable, scenarioDurationMs, scenarioWarmupMs } from "./report.js";
 import { loadScenarios } from "./scenarios.js";
 
 function options() {

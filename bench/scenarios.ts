@@ -3,7 +3,8 @@
  * seeded board, each with its target: server CPU per request (ms) on this machine class.
  */
 import { RARE_WORD } from "./dataset.js";
-import type { RequestSpec, Scenario } from "./lib.js";
+import type { RequestSpec } from "./lib.js";
+import type { Scenario } from "./load-loop.js";
 
 export interface BoardFixture {
   boardId: number;

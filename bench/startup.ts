@@ -9,7 +9,8 @@
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { buildsToCompare, median, removeCheckOut, spread } from "./builds.js";
-import { Client, printTable, type RequestSpec, startTack } from "./lib.js";
+import { Client, type RequestSpec, startTack } from "./lib.js";
+import { printTable } from "./report.js";
 
 const REQUESTS = 10;
 const SPACING_MS = 200;

@@ -13,19 +13,9 @@ import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { issueBoardDocument } from "./dataset.js";
-import {
-  Client,
-  cpuMs,
-  type LoadResult,
-  percentile,
-  printTable,
-  runLoad,
-  scenarioDurationMs,
-  scenarioWarmupMs,
-  startTack,
-  type TackProcess,
-  waitForIdle,
-} from "./lib.js";
+import { Client, cpuMs, startTack, type TackProcess, waitForIdle } from "./lib.js";
+import { type LoadResult, percentile, runLoad } from "./load-loop.js";
+import { printTable, scenarioDurationMs, scenarioWarmupMs } from "./report.js";
 import { type BoardFixture, loadScenarios } from "./scenarios.js";
 
 const RESULTS = fileURLToPath(new URL("./results.json", import.meta.url));

@@ -8,7 +8,7 @@
  * when its answer arrives (delay 0). Writes of one ticket come from the one agent holding it,
  * one after another, so this pairs each write with its own message closely enough for p50/p99.
  */
-import { percentile } from "./lib.js";
+import { percentile } from "./load-loop.js";
 
 interface Reader {
   /** Answered writes per ticket, waiting for a message: their answer times. */

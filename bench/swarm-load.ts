@@ -11,7 +11,8 @@
  * never applies here.
  */
 import { performance } from "node:perf_hooks";
-import { Client, cpuMs, type HttpResult, percentile } from "./lib.js";
+import { Client, cpuMs, type HttpResult } from "./lib.js";
+import { percentile } from "./load-loop.js";
 import { auditClaims } from "./swarm-claims.js";
 import { StreamDelays } from "./swarm-delays.js";
 import { type BoardStream, openBoardStream } from "./swarm-http.js";

@@ -7,7 +7,8 @@
  */
 import { performance } from "node:perf_hooks";
 import { RARE_WORD } from "./dataset.js";
-import { Client, cpuMs, percentile } from "./lib.js";
+import { Client, cpuMs } from "./lib.js";
+import { percentile } from "./load-loop.js";
 import { type BoardStream, openBoardStream } from "./swarm-http.js";
 import type { ServerHandle } from "./swarm-load.js";
 

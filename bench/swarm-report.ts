@@ -3,7 +3,7 @@
  * table per swarm run, and with `--compare` each figure's median per build and the ratio.
  */
 import { median } from "./builds.js";
-import { printTable } from "./lib.js";
+import { printTable } from "./report.js";
 import type { SwarmResult } from "./swarm-load.js";
 import type { ReadAfterWriteRow } from "./swarm-reads.js";
 

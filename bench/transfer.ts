@@ -12,7 +12,8 @@
 import { parseArgs } from "node:util";
 import { type BuildRoot, buildsToCompare, median, removeCheckOut, spread } from "./builds.js";
 import { boardDocument, modestBoardDocument } from "./documents.js";
-import { Client, cpuMs, printTable, startTack } from "./lib.js";
+import { Client, cpuMs, startTack } from "./lib.js";
+import { printTable } from "./report.js";
 
 const IMPORTS = [
   ["import rich, first", "rich"],

@@ -15,7 +15,8 @@ import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { issueBoardDocument, RARE_WORD } from "./dataset.js";
-import { Client, printTable, startTack, type TackProcess } from "./lib.js";
+import { Client, startTack, type TackProcess } from "./lib.js";
+import { printTable } from "./report.js";
 import { type BoardStream, openBoardStream } from "./swarm-http.js";
 
 const MiB = 1024 * 1024;

@@ -23,17 +23,15 @@ import { median } from "./builds.js";
 import { issueBoardDocument } from "./dataset.js";
 import {
   Client,
-  printTable,
   type RequestSpec,
   readMemory,
-  runLoad,
-  scenarioDurationMs,
-  scenarioWarmupMs,
   seedDatabase,
   startLine,
   startTack,
   waitForIdle,
 } from "./lib.js";
+import { runLoad } from "./load-loop.js";
+import { printTable, scenarioDurationMs, scenarioWarmupMs } from "./report.js";
 import { loadScenarios } from "./scenarios.js";
 
 const SCENARIOS = ["create", "PATCH title", "POST comment", "ticket detail"] as const;
