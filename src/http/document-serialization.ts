@@ -11,9 +11,10 @@ import type { FastifySerializerCompiler } from "fastify";
  *
  * What the schema serializer would add is a filter: fields outside the schema dropped, types
  * coerced. These documents are built field by field in the domain (transfer/), and
- * test/api/export-import.test.ts checks the export equals its schema-serialized form and the
- * import's answer equals the (schema-serialized) reads of the board it created, so nothing extra
- * can ride along unnoticed. The response schemas stay on the routes for the OpenAPI document.
+ * test/api/board-export.test.ts checks the export equals its schema-serialized form and
+ * test/api/board-import-roundtrip.test.ts that the import's answer equals the (schema-serialized)
+ * reads of the board it created, so nothing extra can ride along unnoticed. The response schemas
+ * stay on the routes for the OpenAPI document.
  */
 export const serializeWholeDocument: { serializerCompiler: FastifySerializerCompiler<unknown> } = {
   serializerCompiler: () => (document: unknown) => JSON.stringify(document),

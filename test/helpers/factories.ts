@@ -44,6 +44,16 @@ export async function createTicket(
   return response.body as { id: number; boardId: number; laneId: number; title: string };
 }
 
+/** Awaits a request, asserts its status (200 unless given) and answers its body. */
+export const ok = async <T = any>(
+  response: Promise<{ status: number; body: T; text: string }>,
+  status = 200,
+) => {
+  const result = await response;
+  assert.equal(result.status, status, result.text);
+  return result.body;
+};
+
 /** Asserts an error response: the status, and a body that is exactly `{ error: <string> }`. */
 export function assertError(
   response: ApiResponse | { status: number; body: any; text: string },

@@ -19,7 +19,7 @@ const byPriority = (a: TicketRelation, b: TicketRelation) => b.priority - a.prio
 /**
  * The full Tickets of a board the import has just written, in board order, built from the checked
  * plan and the new ids instead of reading them back: the same values GET /api/tickets/{id}
- * answers (test/api/export-import.test.ts compares every field). Each ticket's plan is read from
+ * answers (test/api/board-import-roundtrip.test.ts compares every field). Each ticket's plan is read from
  * the scratch file (`plannedTicket`) as the answer is written; what its relation lists show of
  * other tickets comes from the outlines. Board, lanes and tags come from the database (`shell`),
  * so lane and tag orders are the stored ones. An import creates no remote tracking, so `remote`

@@ -72,7 +72,7 @@ export function boardTransferRoutes(
           ? undefined
           : { maxBytes: KEEP_EXPORT_BYTES, keep: (bytes) => exports.set(key, tag, bytes) };
       // Serialized by streamDocument (JSON.stringify piece by piece), not the schema serializer:
-      // test/api/export-import.test.ts checks it equals its schema-serialized form. The type
+      // test/api/board-export.test.ts checks it equals its schema-serialized form. The type
       // provider knows only the plain object form of the answer, hence the cast.
       reply.type("application/json; charset=utf-8");
       const body = streamDocument(exported.document, keep);
