@@ -11,7 +11,16 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
 /** Folders whose tests start no process but the test's own (servers run in it). */
-const QUICK_FOLDERS = ["domain", "kept-answers", "storage", "http", "providers", "bench", "api"];
+const QUICK_FOLDERS = [
+  "domain",
+  "kept-answers",
+  "storage",
+  "http",
+  "json",
+  "providers",
+  "bench",
+  "api",
+];
 
 /**
  * Files of those folders that run in `npm test` only: each costs about twice the CPU time of a

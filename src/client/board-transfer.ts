@@ -1,3 +1,4 @@
+import { jsonMembers } from "../json/json-members.js";
 import type { BoardT, LaneT, TagT } from "./api-types.js";
 import { errorFromResponse } from "./errors.js";
 import type { TackClient } from "./tack-client.js";
@@ -19,7 +20,7 @@ export interface ImportedBoard {
 /**
  * Imports a document (its JSON text, or its bytes as they are read: a file, stdin) as a new
  * board. The 201 answer goes to `onAnswer` chunk by chunk as it arrives (awaited: a slow
- * writer holds the reading), and is scanned for its board, lanes, tags and number of tickets.
+ * writer holds the reading), and is read for its board, lanes, tags and number of tickets.
  */
 export async function importBoard(
   client: TackClient,
@@ -36,12 +37,54 @@ export async function importBoard(
     onUpload: options.onUpload,
   });
   await failOnError(response);
-  const scan = new BoardDetailScan();
-  for await (const chunk of answerOf(response)) {
-    scan.write(chunk);
-    await options.onAnswer?.(chunk);
+  const onAnswer = options.onAnswer;
+  const chunks = answerOf(response);
+  return summaryOf(
+    onAnswer === undefined
+      ? chunks
+      : (async function* () {
+          for await (const chunk of chunks) {
+            await onAnswer(chunk);
+            yield chunk;
+          }
+        })(),
+  );
+}
+
+/** The members kept (small: a board's lanes and tags); `tickets` is only counted. */
+const KEPT = new Set(["board", "lanes", "tags"]);
+
+/**
+ * A BoardDetail's board, lanes and tags and its number of tickets, read from its bytes as they
+ * arrive (json/json-members.ts): its tickets are counted, never held.
+ */
+async function summaryOf(answer: AsyncIterable<Uint8Array>): Promise<ImportedBoard> {
+  const members = new Map<string, unknown>();
+  let ticketCount = 0;
+  // The server's own answer: its depth is not this reader's to limit, and counting it needs no
+  // recursion.
+  const reading = {
+    subject: "the import's answer",
+    streamedKey: "tickets",
+    maxDepth: Number.POSITIVE_INFINITY,
+    elements: "skipped",
+  } as const;
+  // A malformed answer ends this with a JsonReadError naming it ("the import's answer is not
+  // valid JSON"), which the CLI reports as any Error.
+  for await (const piece of jsonMembers(answer, reading)) {
+    if (piece.kind === "element") ticketCount += 1;
+    else if (KEPT.has(piece.key)) members.set(piece.key, JSON.parse(piece.text));
   }
-  return scan.end();
+  const member = (name: string) => {
+    if (!members.has(name)) throw new Error(`the import's answer has no ${name}`);
+    return members.get(name);
+  };
+  return {
+    board: member("board") as BoardT,
+    lanes: member("lanes") as LaneT[],
+    tags: member("tags") as TagT[],
+    ticketCount,
+  };
 }
 
 /** The export document's bytes as the server sends them (a 4xx/5xx becomes an ApiError). */
@@ -69,103 +112,4 @@ async function failOnError(response: Response): Promise<void> {
 function answerOf(response: Response): AsyncIterable<Uint8Array> {
   return (response.body ??
     new ReadableStream<Uint8Array>()) as unknown as AsyncIterable<Uint8Array>;
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const COLON = 0x3a;
-const COMMA = 0x2c;
-const OPEN = new Set([0x7b, 0x5b]); // { [
-const CLOSE = new Set([0x7d, 0x5d]); // } ]
-const SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
-/** The members kept (small: a board's lanes and tags); `tickets` is only counted. */
-const KEPT = new Set(["board", "lanes", "tags"]);
-
-/**
- * One pass over a BoardDetail's JSON bytes: depth and strings tracked byte by byte (a byte of a
- * multi-byte UTF-8 character is never a quote, backslash or bracket), the top-level members
- * `board`, `lanes` and `tags` kept as text and parsed at the end, the elements of `tickets`
- * counted by their separating commas. Holds those members and the current key, never a ticket.
- */
-class BoardDetailScan {
-  private depth = 0;
-  private inString = false;
-  private escaped = false;
-  /** At depth 1: the next string is a member's name. */
-  private expectKey = true;
-  private key: number[] | null = null;
-  private member = "";
-  /** Inside the value of a kept member. */
-  private keeping = false;
-  private kept: Buffer[] = [];
-  private readonly members = new Map<string, string>();
-  private commas = 0;
-  private ticketSeen = false;
-
-  write(chunk: Uint8Array): void {
-    // Where the kept member's bytes start in this chunk (-1: not in one).
-    let keepFrom = this.keeping ? 0 : -1;
-    for (let index = 0; index < chunk.length; index++) {
-      const byte = chunk[index] as number;
-      if (!this.keeping && this.depth === 1 && !this.expectKey && KEPT.has(this.member)) {
-        this.keeping = true;
-        keepFrom = index;
-      }
-      if (this.inString) {
-        if (this.key !== null && !(byte === QUOTE && !this.escaped)) this.key.push(byte);
-        if (this.escaped) this.escaped = false;
-        else if (byte === BACKSLASH) this.escaped = true;
-        else if (byte === QUOTE) {
-          this.inString = false;
-          if (this.key !== null) {
-            this.member = JSON.parse(`"${Buffer.from(this.key).toString("utf8")}"`) as string;
-            this.key = null;
-          }
-        }
-        continue;
-      }
-      if (SPACE.has(byte)) continue;
-      if (this.depth === 2 && this.member === "tickets") {
-        if (byte === COMMA) this.commas++;
-        else if (!CLOSE.has(byte)) this.ticketSeen = true;
-      }
-      if (byte === QUOTE) {
-        this.inString = true;
-        if (this.depth === 1 && this.expectKey) this.key = [];
-      } else if (OPEN.has(byte)) {
-        this.depth++;
-      } else if (CLOSE.has(byte)) {
-        this.depth--;
-      }
-      if (this.depth === 1 && byte === COLON) {
-        this.expectKey = false;
-      } else if ((this.depth === 1 && byte === COMMA) || (this.depth === 0 && CLOSE.has(byte))) {
-        // The end of a member's value.
-        if (this.keeping) {
-          this.kept.push(Buffer.from(chunk.subarray(keepFrom, index)));
-          this.members.set(this.member, Buffer.concat(this.kept).toString("utf8"));
-        }
-        this.keeping = false;
-        keepFrom = -1;
-        this.kept = [];
-        this.member = "";
-        this.expectKey = true;
-      }
-    }
-    if (this.keeping) this.kept.push(Buffer.from(chunk.subarray(keepFrom)));
-  }
-
-  end(): ImportedBoard {
-    const member = (name: string) => {
-      const text = this.members.get(name);
-      if (text === undefined) throw new Error(`the import's answer has no ${name}`);
-      return JSON.parse(text) as unknown;
-    };
-    return {
-      board: member("board") as BoardT,
-      lanes: member("lanes") as LaneT[],
-      tags: member("tags") as TagT[],
-      ticketCount: this.ticketSeen ? this.commas + 1 : 0,
-    };
-  }
 }

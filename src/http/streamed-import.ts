@@ -16,8 +16,8 @@ import type {
   ImportTicket,
   SourceTicket,
 } from "../domain/transfer/import-plan.js";
+import { JsonReadError, jsonMembers } from "../json/json-members.js";
 import { parseJsonBody } from "./body-parsing.js";
-import { jsonMembers, NOT_JSON } from "./json-members.js";
 import { validatorsCompiledOnFirstUse } from "./lazy-schema-compilers.js";
 import {
   BODY_MAX_DEPTH,
@@ -162,7 +162,7 @@ async function* streamedTickets(
   const { document, ticket: checkTicket } = validators();
   const members: Record<string, unknown> = {};
   let count = 0;
-  for await (const piece of jsonMembers(counted(message), "tickets", BODY_MAX_DEPTH)) {
+  for await (const piece of bodyPieces(message)) {
     if (piece.kind === "member") {
       const value = parse(piece.text);
       // As secure-json-parse does for the members' own keys (body-parsing.ts).
@@ -183,6 +183,21 @@ async function* streamedTickets(
   if (!document(rest)) throw invalid(document.errors, "");
   delete rest.tickets;
   onHead(rest as unknown as ImportHead);
+}
+
+const NOT_JSON = "request body is not valid JSON";
+
+/** The body's members and tickets; a malformed body is a 400 naming it (InvalidInput). */
+async function* bodyPieces(message: IncomingMessage) {
+  try {
+    yield* jsonMembers(counted(message), {
+      subject: "request body",
+      streamedKey: "tickets",
+      maxDepth: BODY_MAX_DEPTH,
+    });
+  } catch (error) {
+    throw error instanceof JsonReadError ? new InvalidInput(error.message) : error;
+  }
 }
 
 /** A piece of the document parsed as secure-json-parse parses a whole body (body-parsing.ts). */

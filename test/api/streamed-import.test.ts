@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { describe, test } from "node:test";
-import { jsonMembers } from "../../src/http/json-members.js";
 import { assertError, snapshot } from "../helpers/factories.js";
 import { startTestServer } from "../helpers/server.js";
 
 /**
- * The board import reads its body as it arrives (http/streamed-import.ts, json-members.ts):
+ * The board import reads its body as it arrives (http/streamed-import.ts, json/json-members.ts):
  * the same document cut into pieces anywhere imports the same board, and a body that is not
  * JSON, nests too deep or breaks the schema in any piece answers the same 400 as a body read
  * whole, creating nothing.
@@ -154,36 +153,5 @@ describe("a streamed board import", () => {
       }
     }
     assert.deepEqual(await snapshot(api), before);
-  });
-});
-
-describe("jsonMembers", () => {
-  test("gives every member and element as its exact text, cut at any byte", async () => {
-    const text = JSON.stringify({
-      a: 'x\\"}',
-      tickets: [{ b: "é" }, [], "s", 1.5e3, null],
-      c: true,
-    });
-    const pieces = [];
-    for (let cut = 1; cut < text.length; cut++) {
-      const bytes = Buffer.from(text);
-      async function* chunks() {
-        yield bytes.subarray(0, cut);
-        yield bytes.subarray(cut);
-      }
-      const found = [];
-      for await (const piece of jsonMembers(chunks(), "tickets", 64)) found.push(piece);
-      pieces.push(found);
-    }
-    for (const found of pieces) assert.deepEqual(found, pieces[0]);
-    assert.deepEqual(pieces[0], [
-      { kind: "member", key: "a", text: '"x\\\\\\"}"' },
-      { kind: "element", text: '{"b":"é"}' },
-      { kind: "element", text: "[]" },
-      { kind: "element", text: '"s"' },
-      { kind: "element", text: "1500" },
-      { kind: "element", text: "null" },
-      { kind: "member", key: "c", text: "true" },
-    ]);
   });
 });

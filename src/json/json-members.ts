@@ -1,21 +1,40 @@
-import { InvalidInput } from "../domain/errors.js";
-
 /**
  * Reads a JSON object as its bytes arrive, handing out the JSON text of each of its members, and
  * of one array member (`streamedKey`) each element on its own: the shape of a board document,
- * whose `tickets` array is nearly all of it (http/streamed-import.ts). Only the member or element
- * being read is held, however long the document. Each piece's text is exact JSON for
- * `JSON.parse` (which then checks its syntax in full); this reader checks the structure around
- * the pieces (braces, colons, commas) and the nesting depth, so no recursive walk of a parsed
- * piece can exhaust the stack.
+ * whose `tickets` array is nearly all of it. The server reads an import's body this way
+ * (http/streamed-import.ts), the CLI the import's answer (client/board-transfer.ts), which only
+ * counts the elements (`elements: "skipped"`: their bytes are never gathered). Only the member
+ * or element being read is held, however long the document. Each piece's text is exact JSON
+ * for `JSON.parse` (which then checks its syntax in full); this reader checks the structure
+ * around the pieces (braces, colons, commas) and the nesting depth, so no recursive walk of a
+ * parsed piece can exhaust the stack.
+ *
+ * Neither HTTP nor domain: a malformed document is a JsonReadError, whose message names the
+ * document by the caller's `subject` ("request body is not valid JSON"); each caller turns it
+ * into its own error.
  *
  * UTF-8 needs no decoding here: no byte of a multi-byte character is a quote, backslash, brace
  * or bracket, so pieces are cut at byte positions and decoded whole.
  */
 
-export type JsonPiece =
-  | { kind: "member"; key: string; text: string }
-  | { kind: "element"; text: string };
+export type MemberPiece = { kind: "member"; key: string; text: string };
+export type JsonPiece = MemberPiece | { kind: "element"; text: string };
+/** A piece read with `elements: "skipped"`: an element is only said to have passed. */
+export type CountedPiece = MemberPiece | { kind: "element" };
+
+export interface MemberReading {
+  /** How messages name the document: "request body" → "request body is not valid JSON". */
+  subject: string;
+  /** The array member whose elements come one by one. */
+  streamedKey: string;
+  /** Levels of nesting allowed, the top object included (Infinity: any). */
+  maxDepth: number;
+}
+
+/** The document is not JSON, not an object, nests too deep or repeats `streamedKey`. */
+export class JsonReadError extends Error {
+  override readonly name = "JsonReadError";
+}
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -42,21 +61,31 @@ enum At {
   End,
 }
 
-export const NOT_JSON = "request body is not valid JSON";
-export const NOT_AN_OBJECT = "request body must be a JSON object";
-
+/** The pieces of a JSON object, each element of `streamedKey` with its text. */
+export function jsonMembers(
+  chunks: AsyncIterable<Uint8Array>,
+  reading: MemberReading,
+): AsyncGenerator<JsonPiece>;
+/** The pieces of a JSON object, the elements of `streamedKey` only counted. */
+export function jsonMembers(
+  chunks: AsyncIterable<Uint8Array>,
+  reading: MemberReading & { elements: "skipped" },
+): AsyncGenerator<CountedPiece>;
 export async function* jsonMembers(
-  chunks: AsyncIterable<Buffer>,
-  streamedKey: string,
-  maxDepth: number,
-): AsyncGenerator<JsonPiece> {
-  const tooDeep = () =>
-    new InvalidInput(`request body is nested more than ${maxDepth} levels deep`);
+  chunks: AsyncIterable<Uint8Array>,
+  reading: MemberReading & { elements?: "skipped" },
+): AsyncGenerator<JsonPiece | CountedPiece> {
+  const { subject, streamedKey, maxDepth } = reading;
+  const keepElements = reading.elements !== "skipped";
+  const notJson = () => new JsonReadError(`${subject} is not valid JSON`);
+  const tooDeep = () => new JsonReadError(`${subject} is nested more than ${maxDepth} levels deep`);
   let at = At.BeforeObject;
   let first = true; // no member (element) yet: a closing brace (bracket) may come
   let key = "";
-  // The piece being read: its bytes so far, and how it ends.
-  let pieces: Buffer[] | null = null;
+  // The piece being read: its bytes so far (none gathered for a skipped element), and how it
+  // ends.
+  let pieces: Uint8Array[] | null = null;
+  let gathering = true;
   let pieceIsKey = false;
   let inString = false;
   let escaped = false;
@@ -105,11 +134,17 @@ export async function* jsonMembers(
           }
         }
         if (!ended) break;
+        if (!gathering) {
+          pieces = null;
+          yield { kind: "element" };
+          at = At.AfterElement;
+          continue;
+        }
         pieces.push(chunk.subarray(start, index));
         const text = Buffer.concat(pieces).toString("utf8");
         pieces = null;
         if (pieceIsKey) {
-          key = parseKey(text);
+          key = parseKey(text, notJson);
           at = At.BeforeColon;
         } else if (streaming) {
           yield { kind: "element", text };
@@ -128,8 +163,7 @@ export async function* jsonMembers(
       }
       switch (at) {
         case At.BeforeObject:
-          if (byte !== OPEN_BRACE)
-            throw new InvalidInput(startsAValue(byte) ? NOT_AN_OBJECT : NOT_JSON);
+          if (byte !== OPEN_BRACE) throw startsAValue(byte) ? notAnObject() : notJson();
           at = At.BeforeKey;
           first = true;
           break;
@@ -144,15 +178,15 @@ export async function* jsonMembers(
             primitive = false;
             index++;
             continue;
-          } else throw new InvalidInput(NOT_JSON);
+          } else throw notJson();
           break;
         case At.BeforeColon:
-          if (byte !== COLON) throw new InvalidInput(NOT_JSON);
+          if (byte !== COLON) throw notJson();
           at = At.BeforeValue;
           break;
         case At.BeforeValue:
           if (key === streamedKey && byte === OPEN_BRACKET) {
-            if (streamed) throw new InvalidInput(`request body repeats the member ${streamedKey}`);
+            if (streamed) throw new JsonReadError(`${subject} repeats the member ${streamedKey}`);
             streamed = true;
             streaming = true;
             first = true;
@@ -168,7 +202,7 @@ export async function* jsonMembers(
             at = At.BeforeKey;
             first = false;
           } else if (byte === CLOSE_BRACE) at = At.End;
-          else throw new InvalidInput(NOT_JSON);
+          else throw notJson();
           break;
         case At.BeforeElement:
           if (byte === CLOSE_BRACKET && first) {
@@ -186,26 +220,31 @@ export async function* jsonMembers(
           } else if (byte === CLOSE_BRACKET) {
             streaming = false;
             at = At.AfterValue;
-          } else throw new InvalidInput(NOT_JSON);
+          } else throw notJson();
           break;
         case At.End:
-          throw new InvalidInput(NOT_JSON);
+          throw notJson();
       }
       index++;
     }
     // The piece goes on in the next chunk.
-    if (pieces !== null) pieces.push(chunk.subarray(start));
+    if (pieces !== null && gathering) pieces.push(chunk.subarray(start));
   }
   if (pieces !== null && primitive && !pieceIsKey) {
     // A number or literal that ends the body can only be a member left unclosed.
-    throw new InvalidInput(NOT_JSON);
+    throw notJson();
   }
-  if (at === At.BeforeObject) throw new InvalidInput(NOT_AN_OBJECT);
-  if (at !== At.End) throw new InvalidInput(NOT_JSON);
+  if (at === At.BeforeObject) throw notAnObject();
+  if (at !== At.End) throw notJson();
 
   /** A piece starting at `index` of the current chunk. */
-  function begin(index: number): { pieces: Buffer[]; start: number } {
+  function begin(index: number): { pieces: Uint8Array[]; start: number } {
+    gathering = keepElements || !streaming;
     return { pieces: [], start: index };
+  }
+
+  function notAnObject(): JsonReadError {
+    return new JsonReadError(`${subject} must be a JSON object`);
   }
 
   /** Sets up reading a value whose first byte is `byte`, `levels` deep in the document. */
@@ -222,21 +261,21 @@ export async function* jsonMembers(
     }
     if (byte === OPEN_BRACE || byte === OPEN_BRACKET) return;
     if (byte === COMMA || byte === CLOSE_BRACE || byte === CLOSE_BRACKET || byte === COLON) {
-      throw new InvalidInput(NOT_JSON);
+      throw notJson();
     }
     primitive = true;
   }
 }
 
-function parseKey(text: string): string {
+function parseKey(text: string, notJson: () => JsonReadError): string {
   try {
     return JSON.parse(text) as string;
   } catch {
-    throw new InvalidInput(NOT_JSON);
+    throw notJson();
   }
 }
 
-/** Whether a body starting with this byte is JSON, though not an object. */
+/** Whether a document starting with this byte is JSON, though not an object. */
 function startsAValue(byte: number): boolean {
   return (
     byte === OPEN_BRACKET ||
