@@ -63,29 +63,30 @@ function everyCut(text: string): Buffer[][] {
   return ways;
 }
 
-const document = JSON.stringify({
+const source = {
   a: 'x\\"}',
   tickets: [{ b: "é" }, [], "s", 1.5e3, null, { "k\\": ["]", "}", "\\\\"] }],
   c: true,
   d: -0.5,
-});
+};
+const document = JSON.stringify(source);
 
+/** Each piece is the exact text JSON.stringify gave its value within the document. */
+const member = (key: keyof typeof source) => ({
+  kind: "member",
+  key,
+  text: JSON.stringify(source[key]),
+});
 const expected = [
-  { kind: "member", key: "a", text: '"x\\\\\\"}"' },
-  { kind: "element", text: '{"b":"é"}' },
-  { kind: "element", text: "[]" },
-  { kind: "element", text: '"s"' },
-  { kind: "element", text: "1500" },
-  { kind: "element", text: "null" },
-  { kind: "element", text: '{"k\\\\":["]","}","\\\\\\\\"]}' },
-  { kind: "member", key: "c", text: "true" },
-  { kind: "member", key: "d", text: "-0.5" },
+  member("a"),
+  ...source.tickets.map((ticket) => ({ kind: "element", text: JSON.stringify(ticket) })),
+  member("c"),
+  member("d"),
 ];
 
 describe("jsonMembers", () => {
   test("gives every member and element as its exact text, the document cut at any byte", async () => {
     for (const parts of everyCut(document)) assert.deepEqual(await read(parts), expected);
-    for (const piece of expected) assert.doesNotThrow(() => JSON.parse(piece.text), piece.text);
   });
 
   test("with elements skipped, gives the same members and one piece per element, cut anywhere", async () => {
