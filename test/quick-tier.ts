@@ -27,7 +27,7 @@ const QUICK_FOLDERS = [
  * typical file of its folder or more (test/README.md, "Tiers"), for the reason given.
  */
 const FULL_ONLY: ReadonlyMap<string, string> = new Map([
-  ["api/live-lists.test.ts", "thousands of requests comparing two servers' answers"],
+  ["api/live-lists-random-writes.test.ts", "thousands of requests comparing two servers' answers"],
   ["api/openapi-client.test.ts", "runs tsc over a generated client"],
   ["api/board-import-large.test.ts", "5,000 tickets checked, 237 imported and read back"],
   ["api/export-stream.test.ts", "a 33 MiB board exported while a client holds the answer"],

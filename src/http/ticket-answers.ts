@@ -25,7 +25,7 @@ export interface TicketAnswerOptions {
    * THE REFERENCE MODE, the only switch of how tack answers: every list and every full Ticket
    * is read anew and serialized by its route's own serializer, and nothing is kept between
    * requests (no kept answers, no answer cache, no board tags, which count this process's
-   * commits only). test/api/live-lists.test.ts compares a normal server's answers byte for byte
+   * commits only). test/api/live-lists-*.test.ts compare a normal server's answers byte for byte
    * with those of a server in this mode on the same database file.
    */
   reference?: boolean;

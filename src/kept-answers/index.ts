@@ -49,8 +49,8 @@ import { type SerializeTicket, ticketAnswers } from "./ticket-answers.js";
  * fields written anew, it gives that text exactly.
  * Tests: test/kept-answers/ (this module against a real database, after each kind of change;
  * ready-head.test.ts: claim-next's kept pick against the SQL walk),
- * test/api/live-lists.test.ts (random writes of every kind, every answer compared byte for byte
- * with a server in reference mode, which keeps nothing: http/ticket-answers.ts).
+ * test/api/live-lists-random-writes.test.ts (random writes of every kind, every answer compared
+ * byte for byte with a server in reference mode, which keeps nothing: http/ticket-answers.ts).
  */
 
 /** What the kept answers read, from the domain (`createServices`' `answerSources`). */

@@ -14,7 +14,7 @@ import type { TicketPartsJson } from "./ticket-parts.js";
  * The first answer cut is checked: its pieces joined with the fields written here must give the
  * serializer's text exactly, or nothing is kept and every answer of that ticket is serialized
  * in full (test/kept-answers/ticket-answers.test.ts compares joined answers with the serializer's text;
- * test/api/live-lists.test.ts compares answers with a reference server's byte for byte).
+ * test/api/live-lists-*.test.ts compare answers with a reference server's byte for byte).
  */
 
 /** Where the kept pieces begin in a Ticket's JSON (each key's first top-level occurrence). */

@@ -45,7 +45,7 @@ export interface TestServerOptions {
   syncFile?: SyncFile;
   /**
    * How tickets are answered: `{ reference: true }` keeps nothing between requests (the oracle of
-   * test/api/live-lists.test.ts), `runLength` sets the kept runs' length (http/ticket-answers.ts).
+   * test/api/live-lists-*.test.ts), `runLength` sets the kept runs' length (http/ticket-answers.ts).
    */
   answers?: TicketAnswerOptions;
   /** Address to listen on (default 127.0.0.1); a non-loopback one tests remote peers. */
