@@ -83,7 +83,16 @@ export class BoardList {
   /** `runLength`: tickets per run of the kept texts below. */
   constructor(readonly runLength: number) {}
 
+  /**
+   * The tickets of the lanes read so far (every lane once `allLanes`): a lane's list reads its
+   * own lane only, so the first lane of a board nobody listed since the start answers without
+   * the whole board read and sorted first.
+   */
   readonly tickets = new Map<number, Listed>();
+  /** The lanes whose tickets are in `tickets`, each read whole (see `holds`). */
+  readonly lanesRead = new Set<number>();
+  /** Whether every lane's tickets are, lanes made later included (read by a whole-board list). */
+  allLanes = false;
   /** Counts the tickets placed into or taken out of a lane (anything that moves the order). */
   placements = 0;
   /** Per lane, its tickets; in board order (active, then archived; position; id) unless unsorted. */
@@ -106,6 +115,11 @@ export class BoardList {
   readonly startableStale = new Set<number>();
   /** By filter key, the matches of the tag/search filters last asked for (oldest first). */
   readonly matches = new Map<string, KeptMatches>();
+
+  /** Whether the tickets of lane `laneId` are kept here (a ticket coming into it is placed). */
+  holds(laneId: number): boolean {
+    return this.allLanes || this.lanesRead.has(laneId);
+  }
 }
 
 /** Board order within a lane: active before archived, then position, then id. */

@@ -47,8 +47,11 @@ export interface ListSources {
   read: Read;
   /** Whether a unit of work is open on the connection (lists are then built the plain way). */
   inUnitOfWork: () => boolean;
-  /** TicketSummaries of tickets of one board, in the order of `ids` (domain/tickets). */
-  summariesOf: (boardId: number, ids: readonly number[]) => TicketSummary[];
+  /**
+   * TicketSummaries of tickets of one board, in the order of `ids` (domain/tickets); `boardSize`:
+   * the board's ticket count (it chooses how the summaries' references are read).
+   */
+  summariesOf: (boardId: number, ids: readonly number[], boardSize?: number) => TicketSummary[];
 }
 
 export function boardLists(sources: ListSources, runLength: number) {
@@ -129,7 +132,8 @@ export function boardLists(sources: ListSources, runLength: number) {
     for (const id of list.stale) {
       const old = list.tickets.get(id);
       const row = rows.get(id);
-      const stays = row !== undefined && row.boardId === boardId;
+      // A ticket of a lane not read yet is read with its lane.
+      const stays = row !== undefined && row.boardId === boardId && list.holds(row.laneId);
       if (old) {
         dropPiece(list, old);
         if (
@@ -158,18 +162,40 @@ export function boardLists(sources: ListSources, runLength: number) {
     list.stale.clear();
   }
 
-  /** The board's list, current: built on first use, changed tickets re-read, lanes sorted. */
-  function current(boardId: number): BoardList {
+  /**
+   * The board's list, current, holding the lanes `laneIds` (undefined: every lane): built on
+   * first use, changed tickets re-read, lanes not read yet read (in the same snapshot: a lane
+   * is read as committed, and a ticket that moved into it was taken out of its old lane by the
+   * re-read), lanes sorted.
+   */
+  function current(boardId: number, laneIds?: readonly number[]): BoardList {
     let list = lists.get(boardId);
     if (!list) {
       list = new BoardList(runLength);
-      for (const placement of stores.ticketPlacements.ofBoard(boardId)) {
-        list.unsorted.add(placement.laneId);
-        place(list, placement);
-      }
       lists.set(boardId, list);
     } else if (list.stale.size > 0) {
       refresh(list, boardId);
+    }
+    if (laneIds === undefined) {
+      if (!list.allLanes) {
+        for (const placement of stores.ticketPlacements.ofBoard(boardId)) {
+          if (list.lanesRead.has(placement.laneId)) continue;
+          list.unsorted.add(placement.laneId);
+          place(list, placement);
+        }
+        list.allLanes = true;
+        list.lanesRead.clear();
+      }
+    } else {
+      for (const laneId of laneIds) {
+        if (list.holds(laneId)) continue;
+        // Read in board order: appended, and the sort below finds it sorted in one pass.
+        for (const placement of stores.ticketPlacements.ofLane(laneId, boardId)) {
+          list.unsorted.add(placement.laneId);
+          place(list, placement);
+        }
+        list.lanesRead.add(laneId);
+      }
     }
     const at = now();
     for (const listed of list.showingClaims) {
@@ -258,6 +284,7 @@ export function boardLists(sources: ListSources, runLength: number) {
     const summaries = summariesOf(
       boardId,
       missing.map((listed) => listed.id),
+      list.allLanes ? list.tickets.size : undefined,
     );
     summaries.forEach((summary, index) => {
       const listed = missing[index] as Listed;
@@ -301,7 +328,8 @@ export function boardLists(sources: ListSources, runLength: number) {
     ): number | undefined | "unknown" {
       if (stores.ticketChanges.count() !== taken.size) return "unknown";
       const kept = lists.get(boardId);
-      if (taken.size > 0 && (!kept || [...taken].some((id) => kept.stale.has(id)))) {
+      // A lane not read yet would be read here, in the unit: its taken tickets as it left them.
+      if (taken.size > 0 && (!kept?.allLanes || [...taken].some((id) => kept.stale.has(id)))) {
         return "unknown";
       }
       const pick = () => {
@@ -330,9 +358,14 @@ export function boardLists(sources: ListSources, runLength: number) {
         // Checked in the snapshot: outside one, the statement would take the log's read lock
         // for itself (docs/performance.md, "The answer cache and conditional GETs").
         if (!stores.boards.get(boardId)) throw new NotFound("board not found");
-        const list = current(boardId);
+        const plain = filter.tagKey === undefined && !filter.search;
+        // A lane's list holds its lane only; the ready queue and matches, the whole board.
+        const list = current(
+          boardId,
+          plain && !ready && filter.laneId !== undefined ? [filter.laneId] : undefined,
+        );
         const fillList = (chosen: Listed[]) => fill(list, boardId, chosen, serialize);
-        if (filter.tagKey === undefined && !filter.search) {
+        if (plain) {
           const laneIds = laneIdsOf(boardId, filter);
           if (!ready) return laneRunsOf(list, laneIds, filter, fillList);
           const ids = startable(list, boardId, stores.ticketReadiness);

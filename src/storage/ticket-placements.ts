@@ -5,8 +5,8 @@ import { IN_IDS } from "./id-lists.js";
  * Where a ticket sits in its board's lists and what the list filters look at: the few columns
  * the in-memory board lists (src/kept-answers/board-lists.ts) keep per ticket, and the end of its
  * stored claim (the ready rule's claim test, read with the ticket: a claim row's change notes
- * its ticket as changed). Read for a whole board once, then only for the tickets each commit
- * changed.
+ * its ticket as changed). Read for a lane or a whole board once, then only for the tickets each
+ * commit changed.
  */
 export interface TicketPlacement {
   id: number;
@@ -53,6 +53,12 @@ export function ticketPlacementStore(db: Db) {
   const ofBoard = db
     .prepare<[number], RawPlacement>(`SELECT ${COLUMNS} FROM tickets t WHERE t.board_id = ?`)
     .raw(true);
+  const ofLane = db
+    .prepare<[number, number], RawPlacement>(
+      `SELECT ${COLUMNS} FROM tickets t WHERE t.lane_id = ? AND t.board_id = ?
+       ORDER BY t.is_archived, t.position, t.id`,
+    )
+    .raw(true);
   const byId = db
     .prepare<[number], RawPlacement>(`SELECT ${COLUMNS} FROM tickets t WHERE t.id = ?`)
     .raw(true);
@@ -63,6 +69,13 @@ export function ticketPlacementStore(db: Db) {
   return {
     /** Every ticket of a board, unordered. */
     ofBoard: (boardId: number): TicketPlacement[] => ofBoard.all(boardId).map(fromRaw),
+
+    /**
+     * The tickets of one lane of a board, in board order (one walk of tickets_by_lane); none
+     * for a lane of another board.
+     */
+    ofLane: (laneId: number, boardId: number): TicketPlacement[] =>
+      ofLane.all(laneId, boardId).map(fromRaw),
 
     /** The tickets of `ids` that exist (anywhere), keyed by id. */
     byIds(ids: Iterable<number>): Map<number, TicketPlacement> {

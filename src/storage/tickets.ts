@@ -108,6 +108,9 @@ export function ticketStore(db: Db) {
        WHERE parent_ticket_id ${IN_IDS} AND +board_id = ?`,
     )
     .pluck(true);
+  const countOfBoard = db
+    .prepare<[number], number>("SELECT count(*) FROM tickets WHERE board_id = ?")
+    .pluck(true);
   const rowsOfBoard = db.prepare<[number], SqlRow>(
     `SELECT ${ROW_COLUMNS} FROM tickets t WHERE t.board_id = ?`,
   );
@@ -281,6 +284,9 @@ export function ticketStore(db: Db) {
       for (const row of rows) if (row) map.set(row[0], fromRaw(row));
       return map;
     },
+
+    /** How many tickets a board has (archived ones too). */
+    countOfBoard: (boardId: number): number => countOfBoard.get(boardId) ?? 0,
 
     /** Every ticket row of a board, unordered (lookups for relations). */
     rowsOfBoard: (boardId: number): TicketRow[] => rowsOfBoard.all(boardId).map(toRow),

@@ -70,14 +70,17 @@ interface References {
   remote: Map<number, TicketRemoteSummary>;
 }
 
-/** Up to this many tickets, their references are read by id rather than for the whole board. */
-const FEW_TICKETS = 1000;
-
 /**
  * Up to this many tickets, their links and references are read ticket by ticket (one statement
  * each) rather than for the set: a list after a write re-serializes one to a few tickets.
  */
 const FEW_LINKS = 4;
+
+/**
+ * Up to this many ids, references are read by id without counting the board's tickets (a count
+ * walks the board's index: ~14 ms at 100,000 tickets, as much as reading 1,000 tickets' by id).
+ */
+const FEW_TICKETS = 1000;
 
 /** `ref` and `shortRef` are computed on read, so renaming a board changes every ref. */
 const refs = (board: Board, id: number) => ({ ref: `${board.name}#${id}`, shortRef: `#${id}` });
@@ -257,19 +260,24 @@ export function ticketViews(
   }
 
   /**
-   * References of a board's tickets: read by ticket id for a few tickets (a search, a lane), by
-   * board for many (reading a 5,000-ticket board's references for 144 search hits was ~6 ms of a
-   * ~7 ms search; docs/performance.md).
+   * References of tickets of one board: read by ticket id unless the ids are half the board or
+   * more. Both reads probe the references' ticket index, once per id or once per ticket of the
+   * board (after a walk of the board's tickets): on a 100,000-ticket board a lane's eighth
+   * costs ~0.45 of the board's read by id, half the board ~0.85, the whole board ~1.6
+   * (docs/performance.md, "First card"). `boardSize`: the board's ticket count when the caller
+   * knows it; otherwise counted, and only past FEW_TICKETS ids (fewer are read by id anyway).
    */
-  function referencesOf(boardId: number, ids?: readonly number[]): References {
-    const few = ids !== undefined && ids.length <= FEW_TICKETS;
+  function referencesOf(boardId: number, ids: readonly number[], boardSize?: number): References {
+    const byBoard =
+      (boardSize !== undefined || ids.length > FEW_TICKETS) &&
+      ids.length * 2 >= (boardSize ?? tickets.countOfBoard(boardId));
     return {
-      external: few
-        ? stores.externalReferences.groupedByTickets(ids)
-        : stores.externalReferences.groupedByBoard(boardId),
-      remote: few
-        ? stores.remoteLinks.summariesByTickets(ids)
-        : stores.remoteLinks.summariesByBoard(boardId),
+      external: byBoard
+        ? stores.externalReferences.groupedByBoard(boardId)
+        : stores.externalReferences.groupedByTickets(ids),
+      remote: byBoard
+        ? stores.remoteLinks.summariesByBoard(boardId)
+        : stores.remoteLinks.summariesByTickets(ids),
     };
   }
 
@@ -306,12 +314,12 @@ export function ticketViews(
     };
   }
 
-  function summariesFromRows(board: Board, rows: TicketRow[]): TicketSummary[] {
+  function summariesFromRows(board: Board, rows: TicketRow[], boardSize?: number): TicketSummary[] {
     const ids = rows.map((row) => row.id);
     const { links, references } =
       ids.length <= FEW_LINKS
         ? linksOfFew(ids)
-        : { links: linksOf(board.id, ids), references: referencesOf(board.id, ids) };
+        : { links: linksOf(board.id, ids), references: referencesOf(board.id, ids, boardSize) };
     return rows.map((row) =>
       Object.assign(core(board, row, links, references.external.get(row.id) ?? []), {
         remote: references.remote.get(row.id) ?? null,
@@ -372,13 +380,17 @@ export function ticketViews(
       });
     },
 
-    /** Summaries of tickets of one board in the order of `ids` (bulk responses). */
-    summariesOf(boardId: number, ids: readonly number[]): TicketSummary[] {
+    /**
+     * Summaries of tickets of one board in the order of `ids` (bulk responses, kept lists).
+     * `boardSize`: how many tickets the board has, when the caller knows (see referencesOf).
+     */
+    summariesOf(boardId: number, ids: readonly number[], boardSize?: number): TicketSummary[] {
       const board = boardOf(boardId);
       const rows = tickets.rowsByIds(ids);
       return summariesFromRows(
         board,
         ids.flatMap((id) => rows.get(id) ?? []),
+        boardSize,
       );
     },
 
