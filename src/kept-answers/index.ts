@@ -10,7 +10,7 @@ import { type SerializeTicket, ticketAnswers } from "./ticket-answers.js";
  * WHAT IT KEEPS
  * - Board lists (board-lists.ts, board-list.ts): for each board a list was asked of, every
  *   ticket's placement (lane, position, flags, priority, claim end, `notBefore`) in lane arrays
- *   kept in board order; each ticket's summary as the list serializer writes it (its "piece",
+ *   kept in board order, of the lanes read so far (a lane's list reads its own lane only); each ticket's summary as the list serializer writes it (its "piece",
  *   UTF-8 bytes, pieces.ts); per lane, its pieces joined in runs (the default list and
  *   `archived=all`); the board's startable set (the ready rule without its tests of the clock)
  *   and per lane and priority the ready tickets' runs (ready-runs.ts), with a cursor past each
@@ -50,7 +50,9 @@ import { type SerializeTicket, ticketAnswers } from "./ticket-answers.js";
  * Tests: test/kept-answers/ (this module against a real database, after each kind of change;
  * ready-head.test.ts: claim-next's kept pick against the SQL walk),
  * test/api/live-lists-random-writes.test.ts (random writes of every kind, every answer compared
- * byte for byte with a server in reference mode, which keeps nothing: http/ticket-answers.ts).
+ * byte for byte with a server in reference mode, which keeps nothing: http/ticket-answers.ts),
+ * live-lists-lane-by-lane.test.ts (a board read lane by lane, as the UI reads it, while
+ * tickets move in and out of the lanes not read yet).
  */
 
 /** What the kept answers read, from the domain (`createServices`' `answerSources`). */
