@@ -10,8 +10,9 @@ import { type SerializeTicket, ticketAnswers } from "./ticket-answers.js";
  * WHAT IT KEEPS
  * - Board lists (board-lists.ts, board-list.ts): for each board a list was asked of, every
  *   ticket's placement (lane, position, flags, priority, claim end, `notBefore`) in lane arrays
- *   kept in board order, of the lanes read so far (a lane's list reads its own lane only); each ticket's summary as the list serializer writes it (its "piece",
- *   UTF-8 bytes, pieces.ts); per lane, its pieces joined in runs (the default list and
+ *   kept in board order, of the lanes read so far (a lane's list reads its own lane only);
+ *   each ticket's summary as the list serializer writes it (its "piece", UTF-8 bytes,
+ *   pieces.ts); per lane, its pieces joined in runs (the default list and
  *   `archived=all`); the board's startable set (the ready rule without its tests of the clock)
  *   and per lane and priority the ready tickets' runs (ready-runs.ts), with a cursor past each
  *   run's tickets the clock holds, from which claim-next picks (ready-head.ts: the domain's
