@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import { initialSchema } from "../../src/storage/migrations/001-initial.js";
 import { checklistsSchema } from "../../src/storage/migrations/017-checklists.js";
 import { rerenderMarkdownRealDocuments } from "../../src/storage/migrations/018-rerender-markdown-real-documents.js";
+import { titleIndexedInline } from "../../src/storage/migrations/020-title-indexed-inline.js";
 import { migrations } from "../../src/storage/migrations/index.js";
 import { databaseAtVersion } from "../helpers/old-database.js";
 import { startTestServer } from "../helpers/server.js";
@@ -268,6 +269,59 @@ test("migration 017 counts the checklists of existing tickets", async () => {
       { done: 0, total: 0 },
       { done: 0, total: 1 },
     ]);
+  } finally {
+    await api.close();
+  }
+});
+
+test("migration 020: after the upgrade a title PATCH rewrites the title's index row in its own transaction, nothing left pending", async () => {
+  const file = join(folder, "title-inline.sqlite");
+  const at = "2026-01-01T00:00:00.000Z";
+  const index = migrations.indexOf(titleIndexedInline);
+  assert.ok(index > 0, "migration 020 is in the list");
+  databaseAtVersion(
+    file,
+    index,
+    `INSERT INTO boards (id, name, position, created_at, updated_at) VALUES (1, 'b', 0, '${at}', '${at}');
+    INSERT INTO lanes (id, board_id, name, position) VALUES (1, 1, 'todo', 0);
+    INSERT INTO tickets (id, board_id, lane_id, title, title_search, position, created_at, updated_at)
+      VALUES (7, 1, 1, 'Walrus census', 'walrus census', 0, '${at}', '${at}');
+    INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html)
+      VALUES (7, 'tusks', 'tusks', '<p>tusks</p>');`,
+  );
+  const api = await startTestServer({ dbFile: file });
+  try {
+    const { db } = api.server;
+    const pending = db.prepare("SELECT count(*) FROM ticket_search_pending").pluck();
+    const titleRows = db
+      .prepare("SELECT count(*) FROM ticket_search WHERE ticket_search MATCH ? AND rowid = 28")
+      .pluck();
+    // The upgraded database's ticket was listed by its text's insert: the start indexes it.
+    const deadline = Date.now() + 30_000;
+    while (pending.get() !== 0) {
+      assert.ok(Date.now() < deadline, "the start's indexing never drained the pending tickets");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(titleRows.get('"wal"'), 1);
+    // Every listing for the indexer from here on, kept on the server's own connection (the
+    // indexer may drain a listed ticket before the answer arrives).
+    db.exec(`CREATE TEMP TABLE listed (ticket_id INTEGER);
+      CREATE TEMP TRIGGER listed_for_indexer AFTER INSERT ON main.ticket_search_pending
+      BEGIN INSERT INTO listed VALUES (NEW.ticket_id); END;`);
+    const renamed = await api.patch("/api/tickets/7", { title: "Puffin count" });
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.equal(
+      db.prepare("SELECT count(*) FROM temp.listed").pluck().get(),
+      0,
+      "a title PATCH lists nothing for the background indexer",
+    );
+    assert.deepEqual([titleRows.get('"puf"'), titleRows.get('"wal"')], [1, 0]);
+    const found = await api.get("/api/boards/1/tickets?q=puffin");
+    assert.deepEqual(
+      found.body.tickets.map((ticket: { id: number }) => ticket.id),
+      [7],
+    );
+    assert.equal((await api.get("/api/boards/1/tickets?q=walrus")).body.tickets.length, 0);
   } finally {
     await api.close();
   }

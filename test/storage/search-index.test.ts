@@ -348,7 +348,7 @@ test("migration 005 brings a database of the previous schema over: every ticket 
   }
 });
 
-test("a write lists only the parts of a ticket's text that changed: title 1, body 2, references 4", async () => {
+test("a write lists only the parts of a ticket's text that changed (body 2, references 4); a title is indexed in its own transaction", async () => {
   const server = await startTestServer();
   try {
     const board = await ok(server.post("/api/boards", { name: "parts" }), 201);
@@ -364,23 +364,29 @@ test("a write lists only the parts of a ticket's text that changed: title 1, bod
     const pending = db
       .prepare("SELECT parts FROM ticket_search_pending WHERE ticket_id = ?")
       .pluck();
+    // The ticket's title part (rowid id * 4) among the index rows holding a trigram.
+    const titleIndexed = db
+      .prepare("SELECT count(*) FROM ticket_search WHERE ticket_search MATCH ? AND rowid = ?")
+      .pluck();
+    const indexedTitle = (trigram: string) => titleIndexed.get(`"${trigram}"`, ticket.id * 4);
     await waitUntil(() => pending.get(ticket.id) === undefined);
     // Written and read back in one synchronous transaction, rolled back: the background indexer
     // cannot run in between.
     const rollBack = new Error("roll back");
-    const partsAfter = (write: () => void): unknown => {
-      let parts: unknown;
+    const after = <T>(write: () => void, read: () => T): T | undefined => {
+      let seen: T | undefined;
       try {
         db.transaction(() => {
           write();
-          parts = pending.get(ticket.id);
+          seen = read();
           throw rollBack;
         })();
       } catch (error) {
         if (error !== rollBack) throw error;
       }
-      return parts;
+      return seen;
     };
+    const partsAfter = (write: () => void) => after(write, () => pending.get(ticket.id));
     // The title's folded text is on the ticket row, the body's in the text row (migration 014).
     const setTitle = db.prepare("UPDATE tickets SET title_search = ? WHERE id = ?");
     const setBody = db.prepare("UPDATE ticket_texts SET search_text = ? WHERE ticket_id = ?");
@@ -388,11 +394,21 @@ test("a write lists only the parts of a ticket's text that changed: title 1, bod
       setTitle.run(title, ticket.id);
       setBody.run(body, ticket.id);
     };
-    assert.equal(partsAfter(retext("renamed", "line one\nline two")), 1);
+    assert.equal(partsAfter(retext("renamed", "line one\nline two")), undefined, "title alone");
     assert.equal(partsAfter(retext("parts", "line one\nline 2")), 2);
-    assert.equal(partsAfter(retext("renamed", "line 1")), 3);
+    assert.equal(partsAfter(retext("renamed", "line 1")), 2);
     assert.equal(partsAfter(retext("parts", "")), 2, "the body removed");
     assert.equal(partsAfter(retext("parts", "line one\nline two")), undefined, "nothing changed");
+    // The renamed title's row is in the index before the transaction ends, the old one gone
+    // (migration 020), and a rollback leaves the old title's row.
+    assert.deepEqual(
+      after(retext("renamed", "line one\nline two"), () => [
+        indexedTitle("ren"),
+        indexedTitle("par"),
+      ]),
+      [1, 0],
+    );
+    assert.deepEqual([indexedTitle("ren"), indexedTitle("par")], [0, 1], "rolled back");
     const addReference = () =>
       db
         .prepare(
@@ -406,9 +422,9 @@ test("a write lists only the parts of a ticket's text that changed: title 1, bod
     assert.equal(
       partsAfter(() => {
         addReference();
-        retext("renamed", "line one\nline two")();
+        retext("renamed", "line one\nline 2")();
       }),
-      5,
+      6,
     );
   } finally {
     await server.close();

@@ -21,6 +21,7 @@ import { developerInTheLoopSchema } from "./016-developer-in-the-loop.js";
 import { checklistsSchema } from "./017-checklists.js";
 import { rerenderMarkdownRealDocuments } from "./018-rerender-markdown-real-documents.js";
 import { readyWalkIndex } from "./019-ready-walk-index.js";
+import { titleIndexedInline } from "./020-title-indexed-inline.js";
 
 /**
  * Ordered list of schema migrations. The database's `PRAGMA user_version` records how many have
@@ -46,4 +47,5 @@ export const migrations: readonly Migration[] = [
   checklistsSchema,
   rerenderMarkdownRealDocuments,
   readyWalkIndex,
+  titleIndexedInline,
 ];
