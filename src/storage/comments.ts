@@ -38,13 +38,12 @@ export function commentStore(db: Db) {
     "SELECT * FROM comments WHERE ticket_id = ? ORDER BY created_at DESC, id DESC",
   );
   const byId = db.prepare<[number], CommentRow>("SELECT * FROM comments WHERE id = ?");
-  // A new comment's sync timestamps equal its own (docs/api.md, "Defaults at creation").
-  const insert = db.prepare<
-    [{ ticketId: number; bodyMarkdown: string; bodyHtml: string; createdAt: string }]
-  >(
+  // A new comment's sync timestamps equal its own (docs/api.md, "Defaults at creation"). Bound
+  // positionally: named parameters are looked up in an object built per call.
+  const insert = db.prepare<[number, string, string, string, string, string, string]>(
     `INSERT INTO comments (ticket_id, body_markdown, body_html, created_at, updated_at,
        sync_created_at, sync_updated_at)
-     VALUES (@ticketId, @bodyMarkdown, @bodyHtml, @createdAt, @createdAt, @createdAt, @createdAt)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const updateBody = db.prepare<[string, string, string, number]>(
     "UPDATE comments SET body_markdown = ?, body_html = ?, updated_at = ? WHERE id = ?",
@@ -73,9 +72,30 @@ export function commentStore(db: Db) {
       const row = byId.get(id);
       return row && toComment(row);
     },
-    /** A new `local_only` comment; returns its id. */
-    insert: (ticketId: number, bodyMarkdown: string, bodyHtml: string, at: string): number =>
-      Number(insert.run({ ticketId, bodyMarkdown, bodyHtml, createdAt: at }).lastInsertRowid),
+    /**
+     * A new `local_only` comment, as its row now reads: built from what was written and the
+     * table's defaults rather than read back (test/api/comments.test.ts compares it with the
+     * comment listed afterwards).
+     */
+    insert(ticketId: number, bodyMarkdown: string, bodyHtml: string, at: string): Comment {
+      const id = Number(
+        insert.run(ticketId, bodyMarkdown, bodyHtml, at, at, at, at).lastInsertRowid,
+      );
+      return toComment({
+        id,
+        ticket_id: ticketId,
+        body_markdown: bodyMarkdown,
+        body_html: bodyHtml,
+        created_at: at,
+        updated_at: at,
+        sync_status: "local_only",
+        remote_comment_id: null,
+        pushed_at: null,
+        last_error: null,
+        sync_created_at: at,
+        sync_updated_at: at,
+      });
+    },
     updateBody(id: number, bodyMarkdown: string, bodyHtml: string, at: string): void {
       updateBody.run(bodyMarkdown, bodyHtml, at, id);
     },

@@ -45,6 +45,9 @@ describe("creating comments", () => {
       createdAt: created.createdAt,
       updatedAt: created.createdAt,
     });
+    // The answer is built from what was written, not read back: it is the stored comment.
+    const listed = await api.get(`/api/tickets/${id}/comments`);
+    assert.deepEqual(listed.body.comments, [created]);
   });
 
   test("stores the body trimmed and renders sanitized HTML", async () => {

@@ -84,8 +84,7 @@ export function commentService(
       const text = commentText(body);
       return transact((changes) => {
         const ticket = tickets.requireRow(ticketId);
-        const id = comments.insert(ticketId, text.bodyMarkdown, text.bodyHtml, now());
-        const comment = require(id);
+        const comment = comments.insert(ticketId, text.bodyMarkdown, text.bodyHtml, now());
         record(ticket.boardId, comment, "comment_added", "Comment added");
         changes.touched(ticket.boardId);
         return comment;
