@@ -87,11 +87,7 @@ export async function* jsonMembers(
   let pieces: Uint8Array[] | null = null;
   let gathering = true;
   let pieceIsKey = false;
-  let inString = false;
-  let escaped = false;
-  let primitive = false;
-  let depth = 0; // open braces and brackets inside the piece
-  let baseDepth = 0; // levels around the piece
+  const scan: PieceScan = { inString: false, escaped: false, primitive: false, depth: 0, base: 0 };
   let streaming = false; // reading the elements of `streamedKey`
   let streamed = false; // its elements have been read
 
@@ -101,39 +97,10 @@ export async function* jsonMembers(
     while (index < chunk.length) {
       if (pieces !== null) {
         // Inside a piece: find its end.
-        let ended = false;
-        for (; index < chunk.length; index++) {
-          const byte = chunk[index] as number;
-          if (inString) {
-            if (escaped) escaped = false;
-            else if (byte === BACKSLASH) escaped = true;
-            else if (byte === QUOTE) {
-              inString = false;
-              if (depth === 0) {
-                index++;
-                ended = true;
-                break;
-              }
-            }
-          } else if (primitive) {
-            if (isDelimiter(byte)) {
-              ended = true;
-              break;
-            }
-          } else if (byte === QUOTE) inString = true;
-          else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
-            depth += 1;
-            if (baseDepth + depth > maxDepth) throw tooDeep();
-          } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
-            depth -= 1;
-            if (depth === 0) {
-              index++;
-              ended = true;
-              break;
-            }
-          }
-        }
-        if (!ended) break;
+        const end = pieceEnd(chunk, index, scan, maxDepth);
+        if (end === TOO_DEEP) throw tooDeep();
+        if (end === GOES_ON) break;
+        index = end;
         if (!gathering) {
           pieces = null;
           yield { kind: "element" };
@@ -172,10 +139,7 @@ export async function* jsonMembers(
           else if (byte === QUOTE) {
             ({ pieces, start } = begin(index));
             pieceIsKey = true;
-            inString = true;
-            escaped = false;
-            depth = 0;
-            primitive = false;
+            restart(scan, true, 0);
             index++;
             continue;
           } else throw notJson();
@@ -230,7 +194,7 @@ export async function* jsonMembers(
     // The piece goes on in the next chunk.
     if (pieces !== null && gathering) pieces.push(chunk.subarray(start));
   }
-  if (pieces !== null && primitive && !pieceIsKey) {
+  if (pieces !== null && scan.primitive && !pieceIsKey) {
     // A number or literal that ends the body can only be a member left unclosed.
     throw notJson();
   }
@@ -250,11 +214,7 @@ export async function* jsonMembers(
   /** Sets up reading a value whose first byte is `byte`, `levels` deep in the document. */
   function beginValue(byte: number, levels: number): void {
     pieceIsKey = false;
-    inString = false;
-    escaped = false;
-    primitive = false;
-    depth = 0;
-    baseDepth = levels;
+    restart(scan, false, levels);
     if (byte === QUOTE) {
       // Read from its opening quote: the scan sees it and starts the string.
       return;
@@ -263,8 +223,84 @@ export async function* jsonMembers(
     if (byte === COMMA || byte === CLOSE_BRACE || byte === CLOSE_BRACKET || byte === COLON) {
       throw notJson();
     }
-    primitive = true;
+    scan.primitive = true;
   }
+}
+
+/** How far the scan of a piece has come, carried from one chunk to the next. */
+interface PieceScan {
+  inString: boolean;
+  escaped: boolean;
+  /** A number or literal: it ends at a delimiter, which is not part of it. */
+  primitive: boolean;
+  /** Open braces and brackets inside the piece. */
+  depth: number;
+  /** Levels around the piece. */
+  base: number;
+}
+
+/** The scan at a piece's first byte (or, for a key, just past its opening quote). */
+function restart(scan: PieceScan, inString: boolean, base: number): void {
+  scan.inString = inString;
+  scan.escaped = false;
+  scan.primitive = false;
+  scan.depth = 0;
+  scan.base = base;
+}
+
+const GOES_ON = -1;
+const TOO_DEEP = -2;
+
+/**
+ * Where the piece being scanned ends in `chunk` (the index after its last byte), GOES_ON when it
+ * goes on in the next chunk, TOO_DEEP when it nests past `maxDepth`. A function of its own, its
+ * state in locals while it runs: nearly every byte of a document passes through this loop, and
+ * the generator's variables that its helpers share live in a context, a memory access each.
+ */
+function pieceEnd(chunk: Uint8Array, from: number, scan: PieceScan, maxDepth: number): number {
+  let { inString, escaped, depth } = scan;
+  const length = chunk.length;
+  let index = from;
+  let end = GOES_ON;
+  if (scan.primitive) {
+    while (index < length && !isDelimiter(chunk[index] as number)) index++;
+    return index < length ? index : GOES_ON;
+  }
+  for (; index < length; index++) {
+    let byte = chunk[index] as number;
+    if (inString) {
+      if (escaped) {
+        escaped = false;
+        continue;
+      }
+      // Most of a document is the text inside strings: skip to its next quote or backslash.
+      while (byte !== QUOTE && byte !== BACKSLASH && ++index < length)
+        byte = chunk[index] as number;
+      if (index === length) break;
+      if (byte === BACKSLASH) escaped = true;
+      else {
+        inString = false;
+        if (depth === 0) {
+          end = index + 1;
+          break;
+        }
+      }
+    } else if (byte === QUOTE) inString = true;
+    else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
+      depth += 1;
+      if (scan.base + depth > maxDepth) return TOO_DEEP;
+    } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) {
+      depth -= 1;
+      if (depth === 0) {
+        end = index + 1;
+        break;
+      }
+    }
+  }
+  scan.inString = inString;
+  scan.escaped = escaped;
+  scan.depth = depth;
+  return end;
 }
 
 function parseKey(text: string, notJson: () => JsonReadError): string {
