@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Counts, WorkerMessage } from "./runner/messages.js";
-import { planTier, ROOT } from "./runner/tiers.js";
+import { FULL_ONLY, planTier, ROOT } from "./runner/tiers.js";
 import { WorkerProcess } from "./runner/worker-process.js";
 
 // `npm test` and `npm run test:quick` (test/README.md, "Tiers"). Files of the in-process folders
@@ -137,18 +137,20 @@ async function main(): Promise<number> {
     grouped = [...alone, ...grouped];
     alone = [];
   }
+  const runsAlone = new Set(alone);
   const durations = readDurations();
-  // Longest first; a file never measured here first of all, since it may be long.
-  const byDuration = (a: string, b: string) =>
-    (durations[b] ?? Number.POSITIVE_INFINITY) - (durations[a] ?? Number.POSITIVE_INFINITY) ||
-    a.localeCompare(b);
+  // Longest first. A file never measured here goes before those measured, since it may be long:
+  // first one that runs alone (a process of its own to start), then one the quick tier leaves out.
+  const expected = (file: string) =>
+    durations[file] ??
+    1e9 + (runsAlone.has(file) ? 2 : FULL_ONLY.has(file.slice("test/".length)) ? 1 : 0);
+  const byDuration = (a: string, b: string) => expected(b) - expected(a) || a.localeCompare(b);
   let queue =
     options.files.length > 0 ? [...options.files] : [...alone, ...grouped].sort(byDuration);
   if (options.shuffleSeed !== undefined) {
     queue = shuffled(queue, options.shuffleSeed);
     console.log(`ℹ shuffled with --shuffle=${options.shuffleSeed}`);
   }
-  const runsAlone = new Set(alone);
   const outcomes = new Map<string, FileOutcome>();
   const outcome = (file: string) => {
     const found = outcomes.get(file) ?? { output: "", failures: [] };
