@@ -290,7 +290,7 @@ describe("DELETE /api/boards/{boardId}", () => {
         )
         .all()
         // The search index's own tables hold index pages, not rows of tickets (its rows are
-        // checked in test/storage/search-index.test.ts).
+        // checked in test/storage/search-index-*.test.ts).
         .filter(({ name }) => !/^ticket_search($|_(data|idx|config|docsize|content)$)/.test(name));
       return Object.fromEntries(
         tables.map(({ name }) => [

@@ -49,7 +49,10 @@ export const FULL_ONLY: ReadonlyMap<string, string> = new Map([
   ["api/tickets-bulk-move.test.ts", "19 tests of bulk writes and their stream messages"],
   ["api/limits.test.ts", "each limit also through the CLI's processes and the MCP tools"],
   ["api/tickets-in-the-loop.test.ts", "two servers, one answering from the database anew"],
-  ["storage/search-index.test.ts", "hundreds of random searches against a scan, at each stage"],
+  [
+    "storage/search-index-random.test.ts",
+    "hundreds of random searches against a scan, at each stage",
+  ],
   ["storage/flow-histories.test.ts", "a randomized history compared with a rebuild"],
   ["storage/wal-checkpoints.test.ts", "logs grown past 16 and 32 MiB"],
   ["storage/migrations.test.ts", "databases of earlier schemas brought over"],
