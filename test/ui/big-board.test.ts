@@ -122,6 +122,27 @@ async function importBoard() {
 }
 
 describe("a board of thousands of tickets", () => {
+  test("is asked for before the page's first render: its shell ahead of the page's other first requests", async () => {
+    const { board } = (await api.request("POST", "/api/boards", { name: "Opened first" })).body;
+    const asked: string[] = [];
+    const { page, context, errors } = await openPage(`${api.url}/boards/${board.id}`, {
+      prepare: async (browserContext) =>
+        browserContext.on("request", (sent) => asked.push(new URL(sent.url()).pathname)),
+    });
+    const shell = `/api/boards/${board.id}`;
+    // /api/meta is asked for by an effect, which runs after the first paint.
+    await until(
+      async () => asked.includes(shell) && asked.includes("/api/meta"),
+      (both) => both,
+      `the board's shell and /api/meta asked for (so far: ${asked.join(", ")})`,
+    );
+    const before = asked.slice(0, asked.indexOf(shell));
+    assert.ok(!before.includes("/api/meta") && !before.includes("/api/asks"), asked.join(", "));
+    await page.getByRole("heading", { name: "Opened first", level: 1 }).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   test("shows its first lane's cards while that lane's list arrives, keeps a change made meanwhile, and scrolls to the last card", async () => {
     const board = await importBoard();
     const proxy = await holdingProxy(board.laneIds[0] as number, 64 * 1024);

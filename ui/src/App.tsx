@@ -26,7 +26,23 @@ installKeyboard(() => {
   search?.focus();
   search?.select();
 });
+openFirstBoard();
 followAsks();
+
+/**
+ * The board the page opens on is asked for while the modules run, before the first render:
+ * the route's effect runs only after the first paint, and the bundle's first render takes a
+ * good part of the page's start (docs/performance.md, "The web UI on a big board"). The
+ * effect's own `openBoard` then finds it loading. Not when filters used last time are brought
+ * back first (the effect navigates to them before it opens the board).
+ */
+function openFirstBoard(): void {
+  const first = route.peek();
+  if (first.name === "insights") void openBoard(first.boardId);
+  if (first.name !== "board") return;
+  if (query.peek().toString() === "" && rememberedView(first.boardId).search) return;
+  void openBoard(first.boardId);
+}
 
 export function App() {
   const ready = useSignal(false);
