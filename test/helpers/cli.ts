@@ -92,17 +92,39 @@ export interface Exit {
   stderr: string;
 }
 
+/**
+ * A `tack serve` a test never stops is killed after this, so it cannot keep the test file (and
+ * CI) waiting forever. Far longer than any test's use of one under load: the server's life is
+ * not the start or the exit that PROCESS_TIMEOUT_MS bounds.
+ */
+const SERVER_LIFETIME_MS = 10 * 60_000;
+
 /** Collects a child's output until it exits (killing it if it outlives the timeout). */
 export function waitForExit(child: ChildProcess, output = collect(child)): Promise<Exit> {
+  return exitWithin(child, output, exitOf(child, output));
+}
+
+/** The child's exit, once its last output was read ("close" comes after both). */
+function exitOf(child: ChildProcess, output: { stdout: string; stderr: string }): Promise<Exit> {
+  return new Promise((resolve) => {
+    child.once("close", (code, signal) => resolve({ code, signal, ...output }));
+  });
+}
+
+/** `exit`, or a failure once PROCESS_TIMEOUT_MS have passed, the child then killed. */
+function exitWithin(
+  child: ChildProcess,
+  output: { stderr: string },
+  exit: Promise<Exit>,
+): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`process did not exit in time; stderr: ${output.stderr}`));
     }, PROCESS_TIMEOUT_MS);
-    // "close" comes after the exit and after the last output was read.
-    child.once("close", (code, signal) => {
+    void exit.then((result) => {
       clearTimeout(timer);
-      resolve({ code, signal, ...output });
+      resolve(result);
     });
   });
 }
@@ -118,7 +140,7 @@ export interface RunningCli {
   startLine: string;
   url: string;
   output: { stdout: string; stderr: string };
-  /** Sends the signal and waits for the exit. */
+  /** Sends the signal and waits for the exit (at most PROCESS_TIMEOUT_MS, then kills it). */
   stop(signal?: NodeJS.Signals): Promise<Exit>;
 }
 
@@ -132,7 +154,13 @@ export function startCli(
 ): Promise<RunningCli> {
   const child = spawnCli(["serve", ...args], env, nodeArgs);
   const output = collect(child);
-  const exited = waitForExit(child, output);
+  // Its exit is bounded from stop() on, not from its start: a test may use the server for long
+  // (an import killed and restarted, on a loaded machine), and one killed from under it would
+  // fail on a cut connection.
+  const exited = exitOf(child, output);
+  const lifetime = setTimeout(() => child.kill("SIGKILL"), SERVER_LIFETIME_MS);
+  lifetime.unref();
+  void exited.then(() => clearTimeout(lifetime));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
@@ -157,18 +185,15 @@ export function startCli(
         output,
         stop(signal = "SIGTERM") {
           child.kill(signal);
-          return exited;
+          return exitWithin(child, output, exited);
         },
       });
     };
     child.stdout?.on("data", onData);
-    exited.then(
-      (exit) => {
-        clearTimeout(timer);
-        reject(new Error(`tack exited before starting (${exit.code}): ${exit.stderr}`));
-      },
-      () => {},
-    );
+    void exited.then((exit) => {
+      clearTimeout(timer);
+      reject(new Error(`tack exited before starting (${exit.code}): ${exit.stderr}`));
+    });
   });
 }
 
