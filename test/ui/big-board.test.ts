@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, request, type ServerResponse } from
 import type { AddressInfo } from "node:net";
 import { after, describe, test } from "node:test";
 import { startTestServer } from "../helpers/server.js";
-import { openPage, until } from "./browser.js";
+import { everyLaneLoaded, openPage, until } from "./browser.js";
 
 // A big board shows its first lane's cards while its ticket list is still arriving
 // (ui/src/ticket-list-reader.ts, board-sync.ts: the list is read lane by lane, each lane's as a
@@ -203,18 +203,83 @@ describe("a board of thousands of tickets", () => {
     );
     assert.equal(await first?.locator(".lane-arriving").count(), 0);
     await first?.locator(`[data-ticket-id="${board.firstTicket.id}"]`).waitFor();
+    // Tests wait for every lane (everyLaneLoaded) before they read what the board shows: it
+    // cannot pass while a lane is held.
+    let loaded = false;
+    const waiting = everyLaneLoaded(page).then(() => (loaded = true));
     await second?.getByText("Loading tickets…").waitFor();
     await last?.getByText("Loading tickets…").waitFor();
     assert.equal(await second?.locator(".card").count(), 0);
     assert.equal(await last?.locator(".card").count(), 0);
+    // The lanes still loading say so to assistive technology too; the complete one does not.
+    assert.deepEqual(await Promise.all(lanes.map((lane) => lane.getAttribute("aria-busy"))), [
+      null,
+      "true",
+      "true",
+      "true",
+    ]);
+    assert.equal(loaded, false, "everyLaneLoaded passed while a lane was held");
 
     proxy.release();
-    await page.locator(".lane-arriving").first().waitFor({ state: "detached" });
+    await waiting;
+    assert.equal(await page.locator(".lane-arriving").count(), 0);
     for (const [index, lane] of lanes.entries()) {
       assert.equal(await lane.locator(".lane-count").textContent(), String(LANE_SIZES[index]));
+      assert.equal(await lane.getAttribute("aria-busy"), null);
     }
     assert.deepEqual(errors, []);
     await context.close();
+  });
+
+  test("the list view and a phone's lane tabs say they are loading until the whole list is in", async () => {
+    const board = await importBoard();
+    const total = LANE_SIZES.reduce((sum, size) => sum + size, 0);
+    const listProxy = await holdingProxy(board.laneIds[1] as number, 0);
+    const list = await openPage(`${listProxy.url}/boards/${board.boardId}/list`);
+    const grid = list.page.getByRole("grid", { name: "Tickets" });
+    await listProxy.held();
+    await until(
+      () => grid.getAttribute("aria-rowcount"),
+      (rows) => rows === String(LANE_SIZES[0] + 1),
+      "the first lane's rows",
+    );
+    assert.equal(await grid.getAttribute("aria-busy"), "true");
+    listProxy.release();
+    await everyLaneLoaded(list.page);
+    assert.equal(await grid.getAttribute("aria-rowcount"), String(total + 1));
+    assert.equal(await grid.getAttribute("aria-busy"), null);
+    assert.deepEqual(list.errors, []);
+    await list.context.close();
+
+    // A WIP limit on the held lane: its tab names no load until the lane is in.
+    assert.equal(
+      (await api.request("PATCH", `/api/lanes/${board.laneIds[1]}`, { wipLimit: 5 })).status,
+      200,
+    );
+    const phoneProxy = await holdingProxy(board.laneIds[1] as number, 0);
+    const phone = await openPage(`${phoneProxy.url}/boards/${board.boardId}`, {
+      width: 390,
+      height: 844,
+      hasTouch: true,
+    });
+    await phoneProxy.held();
+    const tabs = phone.page.getByRole("tab");
+    await until(
+      () => tabs.first().innerText(),
+      (text) => /^Backlog\s*1500$/.test(text.trim()),
+      "the first lane's tab, complete",
+    );
+    assert.match((await tabs.nth(1).innerText()).trim(), /^Doing\s*0…$/);
+    assert.equal(await tabs.nth(1).getAttribute("aria-busy"), "true");
+    assert.equal(await tabs.nth(1).getAttribute("aria-label"), null);
+    assert.equal(await tabs.first().getAttribute("aria-busy"), null);
+    phoneProxy.release();
+    await everyLaneLoaded(phone.page);
+    await phone.page
+      .getByRole("tab", { name: "Doing, over its WIP limit: 600 open, limit 5" })
+      .waitFor();
+    assert.deepEqual(phone.errors, []);
+    await phone.context.close();
   });
 
   test("a list cut off halfway says the board cannot be shown instead of showing half of it", async () => {

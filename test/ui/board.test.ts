@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Page } from "playwright-core";
 import { startTestServer } from "../helpers/server.js";
-import { centerOf, dragTo, openPage, until } from "./browser.js";
+import { centerOf, dragTo, everyLaneLoaded, openPage, until } from "./browser.js";
 import { seedDemoBoard } from "./seed.js";
 
 // The board in a real browser against a real tack: creating things, dragging, the keyboard,
@@ -92,7 +92,7 @@ describe("moving cards", () => {
     const { page, context, errors } = await openPage(`${api.url}/boards/${seeded.boardId}`, {
       width: 1800,
     });
-    await page.locator(".card").first().waitFor();
+    await everyLaneLoaded(page);
     const before = await laneIdsOf(seeded.boardId);
     const moving = (before.get(backlog) as number[])[3] as number; // "Export a board as JSON"
     const doingBefore = before.get(doing) as number[];
@@ -154,7 +154,7 @@ describe("moving cards", () => {
     const doomed = (await api.post(`/api/boards/${seeded.boardId}/lanes`, { name: "Doomed" })).body
       .id as number;
     await page.reload();
-    await page.locator(`[data-lane-id="${doomed}"]`).waitFor();
+    await everyLaneLoaded(page);
     await page.locator(`[data-lane-id="${doomed}"]`).scrollIntoViewIfNeeded();
     const before = await laneIdsOf(seeded.boardId);
     const first = (before.get(doing) as number[])[0] as number;
@@ -176,7 +176,7 @@ describe("moving cards", () => {
 
   test("the same moves from the keyboard: lift, move, drop, with announcements", async () => {
     const { page, context, errors } = await openPage(`${api.url}/boards/${seeded.boardId}`);
-    await page.locator(".card").first().waitFor();
+    await everyLaneLoaded(page);
     const before = await laneIdsOf(seeded.boardId);
     const first = (before.get(backlog) as number[])[0] as number;
     await page.locator(`#card-${first}`).focus();
@@ -262,7 +262,7 @@ describe("moving cards", () => {
 
   test("m opens Move to…, which moves without dragging", async () => {
     const { page, context } = await openPage(`${api.url}/boards/${seeded.boardId}`);
-    await page.locator(".card").first().waitFor();
+    await everyLaneLoaded(page);
     const lanes = await laneIdsOf(seeded.boardId);
     const id = (lanes.get(backlog) as number[])[0] as number;
     await page.locator(`#card-${id}`).focus();
@@ -285,7 +285,7 @@ describe("finding tickets", () => {
 
   test("search by #id and text, filter by tag, 'no tag', priority and status; state in the URL", async () => {
     const { page, context, errors } = await openPage(`${api.url}/boards/${seeded.boardId}`);
-    await page.locator(".card").first().waitFor();
+    await everyLaneLoaded(page);
     const all = (await api.get(`/api/boards/${seeded.boardId}/tickets`)).body.tickets as {
       id: number;
       title: string;
@@ -308,6 +308,7 @@ describe("finding tickets", () => {
 
     // The URL brings the same view back after a reload.
     await page.reload();
+    await everyLaneLoaded(page);
     await until(
       () => page.locator(".card").count(),
       (count) => count === 1,
@@ -362,6 +363,7 @@ describe("finding tickets", () => {
       .click()
       .catch(() => {});
     await page.goto(`${api.url}/boards/${seeded.boardId}`);
+    await everyLaneLoaded(page);
     await until(
       () => page.locator(".card").count(),
       (count) => count === 2,
@@ -390,7 +392,7 @@ describe("finding tickets", () => {
     };
     const imported = (await api.post("/api/boards/import", importBody)).body;
     const { page, context } = await openPage(`${api.url}/boards/${imported.board.id}/list`);
-    await page.locator(".list-row[data-ticket-id]").first().waitFor();
+    await everyLaneLoaded(page);
     const ms = await page.evaluate(async () => {
       const select = document.querySelector<HTMLSelectElement>('select[aria-label="Tag filter"]');
       if (!select) return -1;
@@ -416,7 +418,7 @@ describe("list view", () => {
 
   test("children under parents, sort, multi-select and every bulk action", async () => {
     const { page, context, errors } = await openPage(`${api.url}/boards/${seeded.boardId}/list`);
-    await page.locator(".list-row[data-ticket-id]").first().waitFor();
+    await everyLaneLoaded(page);
     const rows = () =>
       page.locator(".list-body .list-row").evaluateAll((elements) =>
         elements
@@ -574,15 +576,10 @@ describe("links, layouts and themes", () => {
       hasTouch: true,
     });
     const tabs = page.getByRole("tab");
-    await tabs.first().waitFor();
+    await everyLaneLoaded(page);
     assert.equal(await tabs.count(), 4);
     assert.equal(await page.locator(".lane").count(), 1);
-    // Lanes arrive one after another: a tab reads "0…" until its lane's list is in.
-    await until(
-      () => tabs.nth(1).innerText(),
-      (text) => /Doing\s*3$/.test(text.trim()),
-      "the Doing tab's count",
-    );
+    assert.match((await tabs.nth(1).innerText()).trim(), /^Doing\s*3$/);
     await tabs.nth(1).click();
     await page.getByRole("heading", { name: "Doing", level: 2 }).waitFor();
     // Nothing overflows sideways.

@@ -142,14 +142,22 @@ export async function until<T>(
 }
 
 /**
- * Waits until every lane's list has arrived: a board's lanes are read one after another after
- * its shell, and a lane says "Loading tickets…" until all of its cards are in. A test that counts
- * the list requests a change causes starts counting after this, not after the first card.
+ * Waits until the open board's whole list is in: a board's lanes are read one after another
+ * after its shell, and until a lane's list has arrived the lane says "Loading tickets…", its
+ * phone tab reads "0…" and both are `aria-busy`, as is the list view's grid while any lane is
+ * still loading. A test that reads what the board shows (counts, a lane's cards, empty lanes,
+ * the list's rows), moves cards across lanes, or counts the requests a change causes, waits for
+ * this after the page opens. Only after a page load (openPage, goto, reload): a board shown
+ * before an in-page navigation would pass at once.
  */
 export async function everyLaneLoaded(page: Page): Promise<void> {
   await until(
-    () => page.locator(".lane-arriving").count(),
-    (count) => count === 0,
+    () =>
+      page.evaluate(() => ({
+        board: document.querySelector(".kanban, .list-view") !== null,
+        loading: document.querySelectorAll('[aria-busy="true"], .lane-arriving').length,
+      })),
+    (state) => state.board && state.loading === 0,
     "every lane's list loaded",
   );
 }

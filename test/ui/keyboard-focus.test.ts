@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { heldSync } from "../helpers/held-sync.js";
 import { startTestServer } from "../helpers/server.js";
-import { openPage, until } from "./browser.js";
+import { everyLaneLoaded, openPage, until } from "./browser.js";
 import { seedDemoBoard } from "./seed.js";
 
 // A move's answer can come late (here: held at the server's fsync, which every answer waits
@@ -17,7 +17,7 @@ test("Shift+← keeps the moved card focused, unless focus moved on before the a
   const doing = lanes[1] as { id: number };
   const review = lanes[2] as { id: number };
   const { page, context, errors } = await openPage(`${api.url}/boards/${boardId}`);
-  await page.locator(".card").first().waitFor();
+  await everyLaneLoaded(page);
   const cardsOf = (laneId: number) =>
     page
       .locator(`[data-lane-id="${laneId}"] [data-ticket-id]`)
@@ -83,7 +83,7 @@ test("a refetch read before a move does not put the moved card back while the mo
   const moved = await byTitle("Export a board as JSON"); // in Backlog
   const parent = await byTitle("Dark mode contrast of tag chips"); // in Review, no children
   const { page, context, errors } = await openPage(`${api.url}/boards/${boardId}`);
-  await page.locator(`#card-${moved}`).waitFor();
+  await everyLaneLoaded(page);
   // The page's refetch of the ticket is held in the browser, and so is its move.
   let releaseRead = () => {};
   const readHeld = new Promise<void>((held) => {
@@ -140,7 +140,7 @@ test("a failed move puts the card back with what changed elsewhere meanwhile, an
   ).filter((ticket) => ticket.laneId === doing);
   const [moved, neighbour] = inDoing.map((ticket) => ticket.id) as [number, number];
   const { page, context, errors } = await openPage(`${api.url}/boards/${boardId}`);
-  await page.locator(`#card-${moved}`).waitFor();
+  await everyLaneLoaded(page);
   // The move is held in the browser, then refused.
   let refuse = () => {};
   const moveHeld = new Promise<void>((held) => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Page } from "playwright-core";
 import { startTestServer } from "../helpers/server.js";
-import { openPage } from "./browser.js";
+import { everyLaneLoaded, openPage } from "./browser.js";
 
 // Time to first card on large boards, and to a lane switch on a phone. Reported, not asserted
 // (timings depend on the machine); what is asserted is that long lanes are virtualized.
@@ -71,19 +71,22 @@ describe("large boards", () => {
       });
       await page.goto(`${api.url}/boards/${boardId}`);
       const firstCard = await firstCardTime(page);
-      // Long lanes mount only the cards near the visible part.
+      // Long lanes mount only the cards near the visible part (counted once every lane is in).
+      await everyLaneLoaded(page);
       const mounted = await page.locator(".card").count();
       assert.ok(mounted < count / 2, `${mounted} cards mounted of ${count}`);
       await context.close();
 
       const phone = await openPage("about:blank", { width: 390, height: 844, hasTouch: true });
       await phone.page.goto(`${api.url}/boards/${boardId}`);
-      await phone.page.locator(".card").first().waitFor();
+      // The switch shows a lane already in, not one still arriving.
+      await everyLaneLoaded(phone.page);
       const switchMs = await phone.page.evaluate(async (laneId) => {
         const tab = [...document.querySelectorAll<HTMLElement>("[role=tab]")][1];
         const start = performance.now();
         tab?.click();
         while (!document.querySelector(`[data-lane-id="${laneId}"] .card`)) {
+          if (performance.now() - start > 30_000) throw new Error("the second lane's cards");
           await new Promise((resolve) => requestAnimationFrame(resolve));
         }
         await new Promise((resolve) => requestAnimationFrame(resolve));

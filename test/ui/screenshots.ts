@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { startTestServer } from "../helpers/server.js";
-import { openPage, type PageOptions } from "./browser.js";
+import { everyLaneLoaded, openPage, type PageOptions } from "./browser.js";
 import { seedFlowHistory } from "./flow-seed.js";
 import { seedDemoBoard } from "./seed.js";
 
@@ -57,6 +57,8 @@ const shots: [string, PageOptions, string][] = [
 for (const [name, options, path] of shots.filter(([name]) => wanted(name))) {
   const { page, context } = await openPage(api.url + path, options);
   await page.locator(".card, .list-row[data-ticket-id], .ticket").first().waitFor();
+  // Every lane shown whole (the ticket's shots show the board behind the dialog).
+  await everyLaneLoaded(page);
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${folder}${name}.png` });
   await context.close();
@@ -149,7 +151,7 @@ const wipShots: [string, PageOptions, { width: number; height: number }][] = [
 ];
 for (const [name, options, size] of wipShots.filter(([name]) => wanted(name))) {
   const { page, context } = await openPage(`${api.url}/boards/${boardId}`, options);
-  await page.locator(".lane-wip").first().waitFor();
+  await everyLaneLoaded(page);
   await page.waitForTimeout(300);
   const board = await page.locator(".kanban").boundingBox();
   if (!board) throw new Error("no board on the page");
@@ -174,7 +176,7 @@ const trashShots: [string, PageOptions][] = [
 ];
 for (const [name, options] of trashShots.filter(([name]) => wanted(name))) {
   const { page, context } = await openPage(`${api.url}/boards/${boardId}`, options);
-  await page.locator(".card, .list-row[data-ticket-id]").first().waitFor();
+  await everyLaneLoaded(page);
   await page.locator("body").press("Shift+T");
   await page.getByRole("button", { name: "All boards" }).click();
   await page.locator(".trash-item").first().waitFor();

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import type { Locator } from "playwright-core";
 import { startTestServer } from "../helpers/server.js";
-import { openPage, until } from "./browser.js";
+import { everyLaneLoaded, openPage, until } from "./browser.js";
 import { seedDemoBoard } from "./seed.js";
 
 // The sidebar: boards (rename inline, reorder from the keyboard, delete with what goes), tags
@@ -224,6 +224,7 @@ describe("narrow windows and lane WIP limits", () => {
 
     // Desktop, light: the figure once per header; a lane without a limit keeps its count.
     const desktop = await openPage(`${api.url}/boards/${first.boardId}`);
+    await everyLaneLoaded(desktop.page);
     const header = (laneId: number) =>
       desktop.page.locator(`[data-lane-id="${laneId}"] .lane-header`);
     await header(over.id).locator(".lane-wip").waitFor();
@@ -252,6 +253,7 @@ describe("narrow windows and lane WIP limits", () => {
       hasTouch: true,
       colorScheme: "dark",
     });
+    await everyLaneLoaded(phone.page);
     const overTab = phone.page.getByRole("tab", {
       name: `${over.name}, over its WIP limit: ${overLoad} open, limit ${overLoad - 1}`,
     });

@@ -39,30 +39,35 @@ export function KanbanView() {
     <div class="kanban">
       {isNarrow.value && (
         <div class="lane-tabs" role="tablist" aria-label="Lanes">
-          {laneList.map((lane) => (
-            <button
-              key={lane.id}
-              type="button"
-              role="tab"
-              aria-selected={lane.id === phoneLaneId.value}
-              // With a limit the tab's name says the load in words ("3/2" alone reads poorly).
-              aria-label={
-                lane.wipLimit == null
-                  ? undefined
-                  : `${lane.name}, ${wipWords(laneLoad(lane.id), lane.wipLimit)}`
-              }
-              class="lane-tab"
-              onClick={() => (phoneLaneId.value = lane.id)}
-            >
-              {lane.name}{" "}
-              <LaneFigure
-                lane={lane}
-                shown={views.get(lane.id)?.total ?? 0}
-                arriving={lanesArriving.value.has(lane.id)}
-                compact
-              />
-            </button>
-          ))}
+          {laneList.map((lane) => {
+            const arriving = lanesArriving.value.has(lane.id);
+            return (
+              <button
+                key={lane.id}
+                type="button"
+                role="tab"
+                aria-selected={lane.id === phoneLaneId.value}
+                aria-busy={arriving ? "true" : undefined}
+                // With a limit the tab's name says the load in words ("3/2" alone reads poorly),
+                // once the lane is in: before, the load so far would be named as the lane's.
+                aria-label={
+                  lane.wipLimit == null || arriving
+                    ? undefined
+                    : `${lane.name}, ${wipWords(laneLoad(lane.id), lane.wipLimit)}`
+                }
+                class="lane-tab"
+                onClick={() => (phoneLaneId.value = lane.id)}
+              >
+                {lane.name}{" "}
+                <LaneFigure
+                  lane={lane}
+                  shown={views.get(lane.id)?.total ?? 0}
+                  arriving={arriving}
+                  compact
+                />
+              </button>
+            );
+          })}
         </div>
       )}
       <div class="board-scroller" data-board-scroller="1">

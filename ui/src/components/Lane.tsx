@@ -200,6 +200,8 @@ export function LaneColumn({ lane, view, onOpen }: Props) {
     <section
       class={`lane${dragState?.laneId === lane.id ? " is-drop-target" : ""}`}
       aria-labelledby={`lane-title-${lane.id}`}
+      // Its cards are not all in yet: what it shows (count, empty or not) may still change.
+      aria-busy={arriving ? "true" : undefined}
       data-lane-id={lane.id}
       data-lane-drop={lane.id}
     >

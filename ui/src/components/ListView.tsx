@@ -1,6 +1,6 @@
 import { useSignal } from "@preact/signals";
 import { useLayoutEffect, useRef, useState } from "preact/hooks";
-import { lanes, tickets } from "../board-data";
+import { arrivingLaneId, lanes, tickets } from "../board-data";
 import { focusedTicketId, laneName, selection, toggleSelected } from "../board-state";
 import { matches } from "../filters";
 import { openTicket } from "../navigation";
@@ -50,6 +50,8 @@ export function ListView() {
     for (const child of childrenOf.get(ticket.id) ?? []) rows.push({ ticket: child, child: true });
   }
 
+  // The board's list is still arriving: more rows may come, and none yet is not "none match".
+  const arriving = arrivingLaneId.value !== undefined;
   const selected = selection.value;
   const allSelected = rows.length > 0 && rows.every((row) => selected.has(row.ticket.id));
   const first = Math.max(0, Math.floor(scrollTop / ROW) - OVERSCAN);
@@ -201,6 +203,7 @@ export function ListView() {
       aria-label="Tickets"
       aria-rowcount={rows.length + 1}
       aria-multiselectable="true"
+      aria-busy={arriving ? "true" : undefined}
     >
       <div role="row" class="list-row list-head" aria-rowindex={1}>
         <div role="columnheader" class="col-check">
@@ -241,7 +244,9 @@ export function ListView() {
         >
           {rendered}
         </div>
-        {rows.length === 0 && <p class="empty">No tickets match.</p>}
+        {rows.length === 0 && (
+          <p class="empty">{arriving ? "Loading tickets…" : "No tickets match."}</p>
+        )}
       </div>
     </div>
   );
