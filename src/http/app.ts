@@ -10,6 +10,7 @@ import type { DiskFullReports } from "./disk-full.js";
 import { type AfterDurable, installDurableAnswers } from "./durable-answers.js";
 import { installErrorHandling } from "./errors.js";
 import { installIdempotencyKeys } from "./idempotency-keys.js";
+import { closeIdleConnectionsOnlyWhenIdle } from "./idle-connections.js";
 import { injectFetch } from "./inject-fetch.js";
 import {
   schemasCompiledOnFirstUse,
@@ -104,6 +105,8 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   // Node's default then aborts the request and ends the socket, so an answer still waiting (for
   // its fsync, durable-answers.ts) would never be written; instead, answer and then close.
   (app.server as { httpAllowHalfOpen?: boolean }).httpAllowHalfOpen = true;
+  // An idle keep-alive connection is closed, but not under a request already sent on it.
+  closeIdleConnectionsOnlyWhenIdle(app.server);
 
   installLocalGuard(app, options.allowedHosts, { https: options.tls !== undefined });
   // Tokens (docs/api.md, "Access tokens"): after Host and Origin, before anything reads the body.

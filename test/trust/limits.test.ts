@@ -197,6 +197,43 @@ describe("slow and oversized requests", () => {
     assert.match(await closed, /^HTTP\/1\.1 200 /);
   });
 
+  test("a request already sent on a keep-alive connection when its idle time runs out is answered, not reset", async () => {
+    const socket: Socket = connect(Number(shortPort), "127.0.0.1");
+    const request = `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${shortPort}\r\n\r\n`;
+    let text = "";
+    let error: Error | undefined;
+    socket.on("error", (cause) => {
+      error = cause;
+    });
+    // Guarded: a server that kept the idle connection open would leave the test waiting.
+    const closed = new Promise<void>((resolve, reject) => {
+      const late = setTimeout(() => reject(new Error("the idle connection stayed open")), 30_000);
+      socket.on("close", () => {
+        clearTimeout(late);
+        resolve();
+      });
+    });
+    socket.setEncoding("utf8").on("data", (chunk: string) => {
+      const first = text === "";
+      text += chunk;
+      if (!first) return;
+      // The event loop is busy (a loaded machine) past the keep-alive time, and the client sends
+      // its next request before the server's timer has run: the request waits on the socket.
+      const busyUntil = Date.now() + 5 * 300;
+      while (Date.now() < busyUntil);
+      socket.write(request);
+    });
+    socket.write(request);
+    // Both answered; then, idle, the connection is closed by the server.
+    try {
+      await closed;
+    } finally {
+      socket.destroy();
+    }
+    assert.equal(error, undefined, `the connection was reset: ${error?.message}`);
+    assert.equal(text.match(/HTTP\/1\.1 200 /g)?.length, 2, text);
+  });
+
   test(`headers beyond ${MAX_HEADER_BYTES} bytes get 431 {error}`, async () => {
     const response = await rawRequest(api.url, {
       path: "/api/health",
