@@ -2,7 +2,8 @@
 // contains raw HTML. markdown-it passes raw HTML in a body through (markdown.ts), so this filter
 // is what decides which tags and attributes reach a page: the Markdown constructs, the inline
 // HTML GitHub, GitLab and Redmine allow in issue bodies, and highlight.js token spans. It holds on
-// its own against raw hostile HTML (test/domain/markdown.test.ts throws an XSS corpus at it directly).
+// its own against raw hostile HTML (test/domain/markdown-xss.test.ts throws an XSS corpus at it
+// directly).
 // A body without raw HTML does not come here: markdown-direct-rules.ts writes it the way this
 // filter would leave it, with the same rules (html-allowlist.ts: schemes, attributes per tag,
 // how links and checkboxes are written), and test/domain/markdown-direct.test.ts holds the two equal.

@@ -196,7 +196,7 @@ function generatedDocuments(count: number): string[] {
   });
 }
 
-// The Markdown-only vectors of test/domain/markdown.test.ts's XSS corpus.
+// The Markdown-only vectors of test/domain/markdown-xss.test.ts's XSS corpus.
 const XSS_MARKDOWN = [
   "[x](javascript:alert(1))",
   "[x](JAVASCRIPT:alert(1))",
