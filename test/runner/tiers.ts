@@ -43,7 +43,6 @@ export const FULL_ONLY: ReadonlyMap<string, string> = new Map([
   ["api/board-import-large.test.ts", "5,000 tickets checked, 237 imported and read back"],
   ["api/export-stream.test.ts", "a 33 MiB board exported while a client holds the answer"],
   ["api/ids-never-reused.test.ts", "two servers for each kind of resource, one a restart"],
-  ["api/trash.test.ts", "20 tests deleting, restoring and erasing every kind of object"],
   ["api/remote-credentials.test.ts", "six servers and fake forges"],
   ["api/access-tokens.test.ts", "six servers, one for each test"],
   ["api/tickets-bulk-move.test.ts", "19 tests of bulk writes and their stream messages"],
