@@ -1,8 +1,12 @@
-#!/usr/bin/env -S node --max-semi-space-size=16
+#!/usr/bin/env -S node --max-semi-space-size=16 --no-allocation-site-pretenuring
 // The node options here and in package.json's "start" script are the same (test/trust/process.test.ts
 // keeps them equal). 16 MiB semi-spaces, V8's default, stated here because 64 was tried: a board
 // import spent a third less time collecting garbage, but the young generation alone could take
 // 192 MiB, and a 20,000-ticket import peaked at ~880 instead of ~640 MiB (docs/performance.md).
+// No allocation-site pretenuring: once a board list was kept, V8 allocated an export's
+// short-lived objects in the old generation, where they piled up until the next mark-compact,
+// which comes later the bigger the kept lists: a 100,000-ticket export added ~270 MiB of RSS,
+// ~20 MiB without (docs/performance.md, "The huge board").
 import { Command, Option } from "commander";
 import { addBackupScheduleOptions, backupCommands } from "./backup/backup-commands.js";
 import { type BackupFlags, resolveBackupSchedule } from "./backup/backup-schedule.js";

@@ -56,6 +56,9 @@ test("the tack command and npm start run node with the same options", () => {
   assert.ok(fromShebang, `unexpected shebang: ${shebang}`);
   assert.equal(fromShebang, fromStart);
   assert.match(fromStart ?? "", /--max-semi-space-size=\d+/);
+  // Without it, a big board's export piles its garbage into the old generation once a board list
+  // is kept (docs/performance.md, "The huge board").
+  assert.match(fromStart ?? "", /--no-allocation-site-pretenuring/);
 });
 
 describe("help", { concurrency: true }, () => {
