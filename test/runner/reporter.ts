@@ -40,6 +40,14 @@ class FileReport {
   add(type: string, data: EventData): void {
     if (type === "test:start") this.names[data.nesting] = data.name;
     if ((type === "test:pass" || type === "test:fail") && data.nesting > 0) this.count(type, data);
+    const error = data.details?.error as
+      | (Error & { cause?: Error; failureType?: string })
+      | undefined;
+    if (type === "test:fail" && data.nesting === 0 && error?.failureType !== "subtestsFailed") {
+      // The file itself failed: its import threw, or a hook of its own.
+      const why = error?.cause?.message ?? error?.message ?? "failed";
+      this.failures.push(`(the file: ${why.split("\n")[0]})`);
+    }
     this.spec.write({ type, data });
   }
 

@@ -55,6 +55,15 @@ for (const mode of ["--together", "--alone"]) {
   });
 }
 
+test("a file that fails to load is named and fails the run", async () => {
+  const { code, output } = await runRunner(["--together", `${FIXTURES}/does-not-load.ts`]);
+  assert.equal(code, 1, output);
+  assert.match(
+    output,
+    /✖ failing:\n {2}test\/fixtures\/runner\/does-not-load\.ts > \(the file: .*this file does not load\)/,
+  );
+});
+
 test("files sharing a process: each file's after() hooks run when that file ends", async () => {
   const { code, output } = await runRunner([
     "--together",
