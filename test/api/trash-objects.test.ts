@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
-import { after, describe, test } from "node:test";
-import { useClock } from "../../src/domain/clock.js";
+import { describe, test } from "node:test";
 import { assertError, createTag } from "../helpers/factories.js";
-import { startTestServer } from "../helpers/server.js";
 import {
   boardWithLanes,
   boardWithTickets,
@@ -12,15 +10,12 @@ import {
   newTicket,
   ticketWithEverything,
 } from "../helpers/tickets.js";
-import { trashRequests, without } from "./trash-setup.js";
+import { trashTestServer, without } from "./trash-setup.js";
 
 // docs/api.md, "The trash": deleted comments, tags, lanes and boards come back exactly, and what
 // an object hangs on must come back first.
 
-const api = await startTestServer();
-const clock = Date.parse("2030-01-01T00:00:00.000Z");
-after(useClock(() => clock));
-const { deleted, entryOf, restore, trash } = trashRequests(api);
+const { api, deleted, entryOf, restore, trash } = await trashTestServer();
 
 describe("comments, tags, lanes and boards", () => {
   test("a comment comes back on its ticket with its reason link; comment_undeleted recorded", async () => {

@@ -1,10 +1,21 @@
 import assert from "node:assert/strict";
+import { after } from "node:test";
+import { useClock } from "../../src/domain/clock.js";
 import { assertError } from "../helpers/factories.js";
-import type { TestServer } from "../helpers/server.js";
+import { startTestServer, type TestServer } from "../helpers/server.js";
 
 // The requests the trash test files (trash-*.test.ts) repeat, each asserting its own success.
 
 export const DAY = 24 * 60 * 60 * 1000;
+/** The trash files' clock, where it stands still. */
+export const TRASH_CLOCK = Date.parse("2030-01-01T00:00:00.000Z");
+
+/** A server for a trash file whose clock stands at TRASH_CLOCK (restored when the file ends). */
+export async function trashTestServer() {
+  const api = await startTestServer();
+  after(useClock(() => TRASH_CLOCK));
+  return { api, ...trashRequests(api) };
+}
 
 export function trashRequests(api: TestServer) {
   async function trash(query = ""): Promise<any[]> {

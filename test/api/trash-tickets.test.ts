@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
-import { after, describe, test } from "node:test";
-import { useClock } from "../../src/domain/clock.js";
+import { describe, test } from "node:test";
 import { assertError } from "../helpers/factories.js";
-import { startTestServer } from "../helpers/server.js";
 import { SseClient } from "../helpers/sse-client.js";
 import {
   boardWithLanes,
@@ -15,15 +13,12 @@ import {
   patchTicket,
   ticketWithEverything,
 } from "../helpers/tickets.js";
-import { DAY, trashRequests, without } from "./trash-setup.js";
+import { DAY, trashTestServer, without } from "./trash-setup.js";
 
 // docs/api.md, "The trash": a deleted ticket comes back exactly, with the same ids, its asks
 // too, and the stream and insights follow.
 
-const api = await startTestServer();
-const clock = Date.parse("2030-01-01T00:00:00.000Z");
-after(useClock(() => clock));
-const { deleted, entryOf, restore, trash } = trashRequests(api);
+const { api, deleted, entryOf, restore, trash } = await trashTestServer();
 
 describe("a deleted ticket", () => {
   test("is gone everywhere, then restored exactly: fields, comments, events, links, activity, position", async () => {
