@@ -148,11 +148,28 @@ export class AnswerCache {
       typeof text !== "string" || text.length < KEEP_AS_TEXT_BELOW
         ? text
         : Buffer.from(text, "utf8");
-    // A string's UTF-16 size bounds its UTF-8 one closely enough for a memory bound.
-    const bytes = typeof body === "string" ? body.length * 2 : body.length;
     // Whatever was kept under this key answered an older tag: it can never be sent again.
     this.delete(key);
-    if (bytes > this.maxBytes || !this.admits(key, tag)) return body;
+    if (this.admits(key, tag)) this.keep(key, tag, body);
+    return body;
+  }
+
+  /**
+   * For an answer gathered whole at a cost only worth paying when it will be kept (a streamed
+   * export): whether an answer for `key` at `tag` is admitted now, counting this one as
+   * answered (admitOnRepeat). Hand the admitted answer to `keep`.
+   */
+  admit(key: string, tag: string): boolean {
+    this.delete(key);
+    return this.admits(key, tag);
+  }
+
+  /** Keeps an admitted answer if it fits (see `admit`). */
+  keep(key: string, tag: string, body: string | Buffer): void {
+    // A string's UTF-16 size bounds its UTF-8 one closely enough for a memory bound.
+    const bytes = typeof body === "string" ? body.length * 2 : body.length;
+    this.delete(key);
+    if (bytes > this.maxBytes) return;
     this.entries.set(key, { tag, body, bytes });
     this.size += bytes;
     // Oldest first out (Map keeps insertion order; a refreshed entry moves to the end).
@@ -160,7 +177,6 @@ export class AnswerCache {
       if (this.size <= this.maxBytes) break;
       this.delete(oldest);
     }
-    return body;
   }
 
   /** Whether to keep this answer: always, or (admitOnRepeat) on its second time. */

@@ -21,8 +21,8 @@ import {
 } from "../streamed-import.js";
 import type { TackApp } from "../types.js";
 
-/** Exports up to this size are kept for the next request of the unchanged board. */
-export const KEEP_EXPORT_BYTES = 24 * 1024 * 1024;
+/** Exports up to this size may be kept for the next requests of the unchanged board. */
+export const KEEP_EXPORT_BYTES = 64 * 1024 * 1024;
 
 /** Export and import of whole boards (docs/api.md, "Export and import", docs/export-format.md). */
 export function boardTransferRoutes(
@@ -30,10 +30,12 @@ export function boardTransferRoutes(
   services: { boardExport: BoardExporter; boardImport: BoardImporter; entityTags: EntityTags },
 ): void {
   // The last exports of unchanged boards: an export is the board's tag (its revision) away from
-  // being stale, and a client polling for backups or sync asks again and again. Every export is
-  // streamed; one of at most KEEP_EXPORT_BYTES is kept once sent (a 5,000-ticket board is
-  // ~21 MiB), a larger one never held whole.
-  const exports = new AnswerCache(48 * 1024 * 1024);
+  // being stale, and a client polling for backups or sync asks again and again (a fresh export
+  // costs ~0.1 ms of CPU a ticket). Every export is streamed; the second one of the same board
+  // state, if at most KEEP_EXPORT_BYTES (a 5,000-ticket board is ~21 MiB, 15,000 ~64 MiB), is
+  // gathered and kept once sent, so a one-off export (a backup) holds no memory afterwards and
+  // a larger one is never held whole.
+  const exports = new AnswerCache(KEEP_EXPORT_BYTES, { admitOnRepeat: true });
 
   app.get(
     "/api/boards/:boardId/export",
@@ -68,9 +70,9 @@ export function boardTransferRoutes(
       // Ends the snapshot when the client leaves early too (or never reads a byte).
       reply.raw.once("close", exported.close);
       const keep: KeepWhole | undefined =
-        tag === undefined
-          ? undefined
-          : { maxBytes: KEEP_EXPORT_BYTES, keep: (bytes) => exports.set(key, tag, bytes) };
+        tag !== undefined && exports.admit(key, tag)
+          ? { maxBytes: KEEP_EXPORT_BYTES, keep: (bytes) => exports.keep(key, tag, bytes) }
+          : undefined;
       // Serialized by streamDocument (JSON.stringify piece by piece), not the schema serializer:
       // test/api/board-export.test.ts checks it equals its schema-serialized form. The type
       // provider knows only the plain object form of the answer, hence the cast.
