@@ -60,3 +60,18 @@ test("admitOnRepeat keeps an answer from the second time its key and tag are ans
   cache.set("ticket:2", '"v1"', "two");
   assert.equal(cache.get("ticket:2", '"v1"'), "two");
 });
+
+test("admit and keep: an answer gathered only once admitted (a streamed export) follows the same rule", () => {
+  const cache = new AnswerCache(1000, { admitOnRepeat: true });
+  assert.equal(cache.admit("board:1", '"r1"'), false, "the first export of a state is not kept");
+  assert.equal(cache.admit("board:1", '"r1"'), true, "the second is");
+  cache.keep("board:1", '"r1"', Buffer.from("whole"));
+  assert.deepEqual(cache.get("board:1", '"r1"'), Buffer.from("whole"));
+  // A new state drops the kept answer of the old one and starts over.
+  assert.equal(cache.admit("board:1", '"r2"'), false);
+  assert.equal(cache.get("board:1", '"r1"'), undefined);
+  // Larger than the bound: admitted, never kept.
+  assert.equal(cache.admit("board:1", '"r2"'), true);
+  cache.keep("board:1", '"r2"', Buffer.alloc(1001));
+  assert.equal(cache.get("board:1", '"r2"'), undefined);
+});
