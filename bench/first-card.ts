@@ -24,7 +24,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { type BuildRoot, buildsToCompare, median, ROOT, removeCheckOut, spread } from "./builds.js";
-import { startTack, waitForIdle } from "./lib.js";
+import { Client, startTack, waitForIdle } from "./lib.js";
 
 const { values } = parseArgs({
   options: {
@@ -137,23 +137,26 @@ interface Figures {
 
 /** A board of 5 tickets beside the big one: its first card is the page's own start. */
 async function smallBoard(url: string): Promise<number> {
-  const post = async (path: string, body: object) => {
-    const response = await fetch(`${url}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    if (!response.ok) throw new Error(`POST ${path}: ${response.status}`);
-    return (await response.json()) as { board: { id: number }; lanes: { id: number }[] };
-  };
-  const shell = await post("/api/boards", { name: "Five tickets" });
-  for (let i = 1; i <= 5; i++) {
-    await post(`/api/boards/${shell.board.id}/tickets`, {
-      laneId: shell.lanes[0]?.id,
-      title: `Ticket ${i}`,
-    });
+  const client = new Client(url, 1);
+  try {
+    const shell = await client.ok(
+      { method: "POST", path: "/api/boards", body: { name: "Five tickets" } },
+      201,
+    );
+    for (let i = 1; i <= 5; i++) {
+      await client.ok(
+        {
+          method: "POST",
+          path: `/api/boards/${shell.board.id}/tickets`,
+          body: { laneId: shell.lanes[0].id, title: `Ticket ${i}` },
+        },
+        201,
+      );
+    }
+    return shell.board.id as number;
+  } finally {
+    client.close();
   }
-  return shell.board.id;
 }
 
 async function open(browser: Browser, url: string, lastCard: number | null, boardId = 1) {
