@@ -30,8 +30,9 @@ export function ticketAnswers(sources: TicketSources, maxBytes?: number) {
   stores.ticketChanges.onPartsChanged((ids) => kept.forget(ids));
 
   /**
-   * A ticket's parts: the kept ones when still true, else read (and kept, unless the open unit
-   * of work changed them: they would not be committed state, or `keep` is false).
+   * A ticket's parts: the kept ones when still true, else read (and kept if the ticket was read
+   * lately, unless the open unit of work changed them: they would not be committed state, or
+   * `keep` is false).
    */
   function partsOf(written: TicketWritten, keep: boolean): TicketParts {
     const { record } = written;
@@ -43,7 +44,7 @@ export function ticketAnswers(sources: TicketSources, maxBytes?: number) {
       if (parts && parts.board.id === record.boardId) return parts;
     }
     const parts = views.partsOf(record);
-    if (!changedHere && keep) kept.set(ticketId, parts);
+    if (!changedHere && keep && kept.admit(ticketId)) kept.set(ticketId, parts);
     return parts;
   }
 
@@ -76,7 +77,7 @@ export function ticketAnswers(sources: TicketSources, maxBytes?: number) {
         const json = kept.jsonOf(ticketId, parts);
         if (json) return joinTicketJson(fresh, json);
         const full = serialize(views.fullTicket(record, parts, claim, remote));
-        if (!options.keep) return full;
+        if (!options.keep || !kept.holds(ticketId, parts)) return full;
         const cut = cutTicketJson(full, fresh);
         if (cut) kept.setJson(ticketId, parts, cut);
         return full;

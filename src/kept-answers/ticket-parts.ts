@@ -20,6 +20,8 @@ export interface TicketPartsJson {
  * kept JSON, UTF-8 bytes, counts its bytes).
  */
 const MAX_BYTES = 16 * 1024 * 1024;
+/** How many tickets `admit` remembers having read (ids only: ~100 KB at most). */
+const ASKED_TICKETS = 8192;
 /** A kept entry's size beyond its texts: objects, map entries, short fields. */
 const ENTRY_BYTES = 400;
 const ROW_BYTES = 200;
@@ -57,8 +59,35 @@ export class KeptTicketParts {
     { parts: TicketParts; json: TicketPartsJson | undefined; bytes: number }
   >();
   private size = 0;
+  /** Tickets whose parts were read lately, least recently first (`admit`). */
+  private readonly asked = new Set<number>();
 
   constructor(private readonly maxBytes = MAX_BYTES) {}
+
+  /**
+   * Whether a ticket's parts, read for an answer, are worth keeping: they are from the second
+   * time its parts are read while it is among the last ASKED_TICKETS tickets read. Keeping the
+   * parts of every ticket read once (a sweep of writes over a big board, each to another ticket)
+   * cut and copied every answer for nothing and grew the old generation, whose collection cost
+   * a title PATCH more than the reading it was meant to save (docs/performance.md, "Kept
+   * answers").
+   */
+  admit(ticketId: number): boolean {
+    const before = this.asked.delete(ticketId);
+    this.asked.add(ticketId);
+    if (this.asked.size > ASKED_TICKETS) {
+      for (const oldest of this.asked) {
+        this.asked.delete(oldest);
+        break;
+      }
+    }
+    return before;
+  }
+
+  /** Whether these very parts are the ones kept for the ticket. */
+  holds(ticketId: number, parts: TicketParts): boolean {
+    return this.entries.get(ticketId)?.parts === parts;
+  }
 
   get(ticketId: number): TicketParts | undefined {
     const entry = this.entries.get(ticketId);

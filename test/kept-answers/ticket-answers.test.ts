@@ -4,8 +4,8 @@ import { cutTicketJson } from "../../src/kept-answers/ticket-json.js";
 import { serializeTicket, setUp } from "./setup.js";
 
 // The full Ticket answers kept by src/kept-answers (ticket-answers.ts, ticket-parts.ts,
-// ticket-json.ts): the first answer of a ticket is serialized and cut, later ones are joined
-// from the kept pieces; each must be the serializer's text of the Ticket read anew, after each
+// ticket-json.ts): a ticket read for the first time is serialized and nothing is kept; from its
+// second read its parts are kept and the answer cut, and later ones are joined from the pieces; each must be the serializer's text of the Ticket read anew, after each
 // kind of change around the ticket.
 
 const { services, kept, keptTicket, freshTicket, advance, db } = setUp();
@@ -36,8 +36,13 @@ function answersTwice(step: string): void {
   assert.equal(second.toString(), fresh, `${step}: the joined answer`);
 }
 
-test("a ticket's first answer is the serializer's text; the next is joined to the same bytes", () => {
-  answersTwice("first read");
+test("a ticket's first answer is the serializer's text and keeps nothing", () => {
+  assert.equal(keptTicket(ticket).toString(), freshTicket(ticket));
+  assert.equal(kept.ticketBytes, 0, "a ticket read once has nothing kept");
+});
+
+test("from a ticket's second answer its parts are kept; the next is joined to the same bytes", () => {
+  answersTwice("second read");
   assert.ok(kept.ticketBytes > 0);
 });
 

@@ -8,6 +8,7 @@ import { initialSchema } from "../../src/storage/migrations/001-initial.js";
 import { checklistsSchema } from "../../src/storage/migrations/017-checklists.js";
 import { rerenderMarkdownRealDocuments } from "../../src/storage/migrations/018-rerender-markdown-real-documents.js";
 import { titleIndexedInline } from "../../src/storage/migrations/020-title-indexed-inline.js";
+import { searchMergesBounded } from "../../src/storage/migrations/021-search-merges-bounded.js";
 import { migrations } from "../../src/storage/migrations/index.js";
 import { databaseAtVersion } from "../helpers/old-database.js";
 import { startTestServer } from "../helpers/server.js";
@@ -324,5 +325,53 @@ test("migration 020: after the upgrade a title PATCH rewrites the title's index 
     assert.equal((await api.get("/api/boards/1/tickets?q=walrus")).body.tickets.length, 0);
   } finally {
     await api.close();
+  }
+});
+
+test("migration 021: the search index merges only when a level fills, on new and upgraded databases; searches stay right across its merges", async () => {
+  const file = join(folder, "search-merges.sqlite");
+  const at = "2026-01-01T00:00:00.000Z";
+  const index = migrations.indexOf(searchMergesBounded);
+  assert.ok(index > 0, "migration 021 is in the list");
+  databaseAtVersion(
+    file,
+    index,
+    `INSERT INTO boards (id, name, position, created_at, updated_at) VALUES (1, 'b', 0, '${at}', '${at}');
+    INSERT INTO lanes (id, board_id, name, position) VALUES (1, 1, 'todo', 0);`,
+  );
+  const automerge = (db: Database.Database) =>
+    db.prepare("SELECT v FROM ticket_search_config WHERE k = 'automerge'").pluck().get();
+  const upgraded = await startTestServer({ dbFile: file });
+  const fresh = await startTestServer();
+  try {
+    assert.equal(automerge(upgraded.server.db), 0, "an upgraded database");
+    assert.equal(automerge(fresh.server.db), 0, "a new database");
+    // 40 tickets renamed one write at a time: 80 single-title segments, merged at each 16th.
+    const ids: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const created = await upgraded.post("/api/boards/1/tickets", {
+        laneId: 1,
+        title: `Walrus ${i}`,
+      });
+      assert.equal(created.status, 201, created.text);
+      ids.push(created.body.id);
+    }
+    for (const [i, id] of ids.entries()) {
+      const renamed = await upgraded.patch(`/api/tickets/${id}`, { title: `Puffin ${i}` });
+      assert.equal(renamed.status, 200, renamed.text);
+    }
+    const found = await upgraded.get("/api/boards/1/tickets?q=puffin");
+    assert.deepEqual(
+      found.body.tickets
+        .map((ticket: { id: number }) => ticket.id)
+        .sort((a: number, b: number) => a - b),
+      ids,
+    );
+    assert.equal((await upgraded.get("/api/boards/1/tickets?q=walrus")).body.tickets.length, 0);
+    // FTS5's own check of the index against its segments (it throws if they disagree).
+    upgraded.server.db.exec("INSERT INTO ticket_search (ticket_search) VALUES ('integrity-check')");
+  } finally {
+    await upgraded.close();
+    await fresh.close();
   }
 });

@@ -22,6 +22,7 @@ import { checklistsSchema } from "./017-checklists.js";
 import { rerenderMarkdownRealDocuments } from "./018-rerender-markdown-real-documents.js";
 import { readyWalkIndex } from "./019-ready-walk-index.js";
 import { titleIndexedInline } from "./020-title-indexed-inline.js";
+import { searchMergesBounded } from "./021-search-merges-bounded.js";
 
 /**
  * Ordered list of schema migrations. The database's `PRAGMA user_version` records how many have
@@ -48,4 +49,5 @@ export const migrations: readonly Migration[] = [
   rerenderMarkdownRealDocuments,
   readyWalkIndex,
   titleIndexedInline,
+  searchMergesBounded,
 ];
