@@ -38,6 +38,14 @@ const SCENARIOS = ["create", "PATCH title", "POST comment", "ticket detail"] as 
 type ScenarioName = (typeof SCENARIOS)[number];
 const BOARD = { tickets: 10_000, comments: 24_000 };
 const SQLITE_FILES = ["", "-wal", "-shm"];
+/**
+ * Each contender's warm-up per scenario (BENCH_WARMUP_MS overrides): V8 compiles a server's hot
+ * paths on its helper threads over its first seconds, and tack has many more of them than a
+ * floor server. After the benches' usual 2 s, tack's title PATCH still paid ~0.3 ms of
+ * compiling per request; from ~8 s on, the per-request cost is flat (docs/performance.md,
+ * "The floors").
+ */
+const WARMUP_MS = 10_000;
 const SERVER = fileURLToPath(new URL("./floor-server.ts", import.meta.url));
 
 interface Server {
@@ -244,7 +252,7 @@ async function measure(
               concurrency: 10,
               durationMs: scenarioDurationMs(),
               warmupRequests: 200,
-              warmupMs: scenarioWarmupMs(),
+              warmupMs: scenarioWarmupMs(WARMUP_MS),
             },
           );
           if (result.errors > 0) throw new Error(`${contender.name} ${name}: ${result.firstError}`);

@@ -20,8 +20,12 @@ export interface TicketPartsJson {
  * kept JSON, UTF-8 bytes, counts its bytes).
  */
 const MAX_BYTES = 16 * 1024 * 1024;
-/** How many tickets `admit` remembers having read (ids only: ~100 KB at most). */
-const ASKED_TICKETS = 8192;
+/**
+ * How many tickets `admit` remembers having read: about as many answers as MAX_BYTES holds
+ * (~700 on the benchmark's board, a few thousand of smaller tickets). A ticket read again only
+ * after more reads than that would be dropped before its next read anyway.
+ */
+const ASKED_TICKETS = 1024;
 /** A kept entry's size beyond its texts: objects, map entries, short fields. */
 const ENTRY_BYTES = 400;
 const ROW_BYTES = 200;
@@ -69,8 +73,8 @@ export class KeptTicketParts {
    * time its parts are read while it is among the last ASKED_TICKETS tickets read. Keeping the
    * parts of every ticket read once (a sweep of writes over a big board, each to another ticket)
    * cut and copied every answer for nothing and grew the old generation, whose collection cost
-   * a title PATCH more than the reading it was meant to save (docs/performance.md, "Kept
-   * answers").
+   * a title PATCH more than the reading it was meant to save (docs/performance.md,
+   * "Ticket answers from kept parts").
    */
   admit(ticketId: number): boolean {
     const before = this.asked.delete(ticketId);
