@@ -16,6 +16,11 @@ import { startTestServer } from "../helpers/server.js";
 const folder = mkdtempSync(join(tmpdir(), "tack-migrations-"));
 after(() => rmSync(folder, { recursive: true, force: true }));
 
+/** Board 1 with lane 1, as SQL for `databaseAtVersion`. */
+const AT = "2026-01-01T00:00:00.000Z";
+const ONE_BOARD_ONE_LANE = `INSERT INTO boards (id, name, position, created_at, updated_at) VALUES (1, 'b', 0, '${AT}', '${AT}');
+    INSERT INTO lanes (id, board_id, name, position) VALUES (1, 1, 'todo', 0);`;
+
 /** A database as the first release of tack left it: schema version 1, with some history. */
 function firstReleaseDatabase(file: string): void {
   const db = new Database(file);
@@ -277,16 +282,14 @@ test("migration 017 counts the checklists of existing tickets", async () => {
 
 test("migration 020: after the upgrade a title PATCH rewrites the title's index row in its own transaction, nothing left pending", async () => {
   const file = join(folder, "title-inline.sqlite");
-  const at = "2026-01-01T00:00:00.000Z";
   const index = migrations.indexOf(titleIndexedInline);
   assert.ok(index > 0, "migration 020 is in the list");
   databaseAtVersion(
     file,
     index,
-    `INSERT INTO boards (id, name, position, created_at, updated_at) VALUES (1, 'b', 0, '${at}', '${at}');
-    INSERT INTO lanes (id, board_id, name, position) VALUES (1, 1, 'todo', 0);
+    `${ONE_BOARD_ONE_LANE}
     INSERT INTO tickets (id, board_id, lane_id, title, title_search, position, created_at, updated_at)
-      VALUES (7, 1, 1, 'Walrus census', 'walrus census', 0, '${at}', '${at}');
+      VALUES (7, 1, 1, 'Walrus census', 'walrus census', 0, '${AT}', '${AT}');
     INSERT INTO ticket_texts (ticket_id, search_text, body_markdown, body_html)
       VALUES (7, 'tusks', 'tusks', '<p>tusks</p>');`,
   );
@@ -330,15 +333,9 @@ test("migration 020: after the upgrade a title PATCH rewrites the title's index 
 
 test("migration 021: the search index merges only when a level fills, on new and upgraded databases; searches stay right across its merges", async () => {
   const file = join(folder, "search-merges.sqlite");
-  const at = "2026-01-01T00:00:00.000Z";
   const index = migrations.indexOf(searchMergesBounded);
   assert.ok(index > 0, "migration 021 is in the list");
-  databaseAtVersion(
-    file,
-    index,
-    `INSERT INTO boards (id, name, position, created_at, updated_at) VALUES (1, 'b', 0, '${at}', '${at}');
-    INSERT INTO lanes (id, board_id, name, position) VALUES (1, 1, 'todo', 0);`,
-  );
+  databaseAtVersion(file, index, ONE_BOARD_ONE_LANE);
   const automerge = (db: Database.Database) =>
     db.prepare("SELECT v FROM ticket_search_config WHERE k = 'automerge'").pluck().get();
   const upgraded = await startTestServer({ dbFile: file });
