@@ -41,9 +41,8 @@ const SQLITE_FILES = ["", "-wal", "-shm"];
 /**
  * Each contender's warm-up per scenario (BENCH_WARMUP_MS overrides): V8 compiles a server's hot
  * paths on its helper threads over its first seconds, and tack has many more of them than a
- * floor server. After the benches' usual 2 s, tack's title PATCH still paid ~0.3 ms of
- * compiling per request; from ~8 s on, the per-request cost is flat (docs/performance.md,
- * "The floors").
+ * floor server. After the benches' usual 2 s, tack's title PATCH still cost ~0.7 ms more per
+ * request than from ~8 s on, where its cost is flat (docs/performance.md, "The floors").
  */
 const WARMUP_MS = 10_000;
 const SERVER = fileURLToPath(new URL("./floor-server.ts", import.meta.url));
