@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { Type } from "@sinclair/typebox";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { BoardState, EntityTags, TicketState } from "../domain/entity-tags.js";
+import { RecentKeys } from "../kept-answers/recent-keys.js";
 import type { TackApp } from "./types.js";
 
 /**
@@ -127,7 +128,7 @@ export class AnswerCache {
   >();
   private size = 0;
   /** Keys answered once, with the tag they had (admitOnRepeat only); oldest first. */
-  private readonly seen = new Map<string, string>();
+  private readonly seen = new RecentKeys<string, string>(SEEN_KEYS);
 
   constructor(
     private readonly maxBytes: number,
@@ -148,9 +149,10 @@ export class AnswerCache {
       typeof text !== "string" || text.length < KEEP_AS_TEXT_BELOW
         ? text
         : Buffer.from(text, "utf8");
-    // Whatever was kept under this key answered an older tag: it can never be sent again.
-    this.delete(key);
+    // Whatever was kept under this key answered an older tag: it can never be sent again
+    // (`keep` replaces it).
     if (this.admits(key, tag)) this.keep(key, tag, body);
+    else this.delete(key);
     return body;
   }
 
@@ -182,16 +184,8 @@ export class AnswerCache {
   /** Whether to keep this answer: always, or (admitOnRepeat) on its second time. */
   private admits(key: string, tag: string): boolean {
     if (!this.options.admitOnRepeat) return true;
-    const before = this.seen.get(key);
-    this.seen.delete(key);
-    if (before === tag) return true;
-    this.seen.set(key, tag);
-    if (this.seen.size > SEEN_KEYS) {
-      for (const [oldest] of this.seen) {
-        this.seen.delete(oldest);
-        break;
-      }
-    }
+    if (this.seen.take(key) === tag) return true;
+    this.seen.note(key, tag);
     return false;
   }
 

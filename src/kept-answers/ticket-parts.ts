@@ -1,4 +1,5 @@
 import type { TicketParts } from "../domain/tickets/ticket-views.js";
+import { RecentKeys } from "./recent-keys.js";
 
 /**
  * The parts' JSON, cut from a full Ticket's JSON as the route's serializer wrote it
@@ -64,7 +65,7 @@ export class KeptTicketParts {
   >();
   private size = 0;
   /** Tickets whose parts were read lately, least recently first (`admit`). */
-  private readonly asked = new Set<number>();
+  private readonly asked = new RecentKeys<number, true>(ASKED_TICKETS);
 
   constructor(private readonly maxBytes = MAX_BYTES) {}
 
@@ -77,14 +78,8 @@ export class KeptTicketParts {
    * "Ticket answers from kept parts").
    */
   admit(ticketId: number): boolean {
-    const before = this.asked.delete(ticketId);
-    this.asked.add(ticketId);
-    if (this.asked.size > ASKED_TICKETS) {
-      for (const oldest of this.asked) {
-        this.asked.delete(oldest);
-        break;
-      }
-    }
+    const before = this.asked.take(ticketId) !== undefined;
+    this.asked.note(ticketId, true);
     return before;
   }
 
