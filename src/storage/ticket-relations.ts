@@ -14,14 +14,15 @@ export interface RelationRow {
   priority: number;
 }
 
-interface SqlRelationRow {
-  kind: RelationKind;
-  id: number;
-  title: string;
-  lane_id: number;
-  is_resolved: number;
-  priority: number;
-}
+/** A neighbour as the query reads it, a raw row: kind, then the NEIGHBOUR columns. */
+type SqlRelationRow = [
+  kind: RelationKind,
+  id: number,
+  title: string,
+  laneId: number,
+  isResolved: number,
+  priority: number,
+];
 
 type Pair = [number, number];
 const NEIGHBOUR = "t.id, t.title, t.lane_id, t.is_resolved, t.priority";
@@ -48,8 +49,9 @@ export function ticketRelationStore(db: Db) {
       `SELECT blocker_id, ticket_id FROM ticket_blockers WHERE blocker_id ${IN_IDS}`,
     )
     .raw(true);
-  const neighbours = db.prepare<[number, number, number, number, number, number], SqlRelationRow>(
-    `SELECT 'parent' AS kind, ${NEIGHBOUR} FROM tickets t
+  const neighbours = db
+    .prepare<[number, number, number, number, number, number], SqlRelationRow>(
+      `SELECT 'parent' AS kind, ${NEIGHBOUR} FROM tickets t
        WHERE t.id = (SELECT parent_ticket_id FROM tickets WHERE id = ?)
      UNION ALL SELECT 'child', ${NEIGHBOUR} FROM tickets t WHERE t.parent_ticket_id = ?
      UNION ALL SELECT 'blocker', ${NEIGHBOUR} FROM ticket_blockers b
@@ -60,7 +62,8 @@ export function ticketRelationStore(db: Db) {
        JOIN tickets t ON t.id = r.high_id WHERE r.low_id = ?
      UNION ALL SELECT 'related', ${NEIGHBOUR} FROM ticket_related r
        JOIN tickets t ON t.id = r.low_id WHERE r.high_id = ?`,
-  );
+    )
+    .raw(true);
   const clearBlockers = db.prepare<[number]>("DELETE FROM ticket_blockers WHERE ticket_id = ?");
   const addBlockers = db.prepare<[number, string]>(
     "INSERT OR IGNORE INTO ticket_blockers (ticket_id, blocker_id) SELECT ?, value FROM json_each(?)",
@@ -101,12 +104,12 @@ export function ticketRelationStore(db: Db) {
     /** Parent, children, blockers, blocked tickets and related tickets of one ticket. */
     neighbours: (id: number): RelationRow[] =>
       neighbours.all(id, id, id, id, id, id).map((row) => ({
-        kind: row.kind,
-        id: row.id,
-        title: row.title,
-        laneId: row.lane_id,
-        isResolved: row.is_resolved === 1,
-        priority: row.priority,
+        kind: row[0],
+        id: row[1],
+        title: row[2],
+        laneId: row[3],
+        isResolved: row[4] === 1,
+        priority: row[5],
       })),
 
     /** Replaces the tickets blocking `ticketId`. */

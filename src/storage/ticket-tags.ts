@@ -7,10 +7,13 @@ import { IN_IDS } from "./id-lists.js";
  * tag-reason endpoints; the functions here keep those columns for links that stay.
  */
 export function ticketTagStore(db: Db) {
-  const tagsOfTicket = db.prepare<[number], Tag & { board_id: number }>(
-    `SELECT g.id, g.board_id, g.name, g.color FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id
-     WHERE tt.ticket_id = ? ORDER BY g.name_key, g.id`,
-  );
+  // Raw rows [id, board_id, name, color]: an array is built without a lookup per column.
+  const tagsOfTicket = db
+    .prepare<[number], [number, number, string, string]>(
+      `SELECT g.id, g.board_id, g.name, g.color FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id
+       WHERE tt.ticket_id = ? ORDER BY g.name_key, g.id`,
+    )
+    .raw(true);
   // Raw rows [ticket_id, tag_id]: lists ask this for thousands of tickets at once.
   const tagIdsOf = db
     .prepare<[string], [number, number]>(
@@ -44,12 +47,9 @@ export function ticketTagStore(db: Db) {
   return {
     /** The tags of one ticket, by name (case-insensitive), then id. */
     tagsOfTicket: (ticketId: number): Tag[] =>
-      tagsOfTicket.all(ticketId).map((row) => ({
-        id: row.id,
-        boardId: row.board_id,
-        name: row.name,
-        color: row.color,
-      })),
+      tagsOfTicket
+        .all(ticketId)
+        .map(([id, boardId, name, color]) => ({ id, boardId, name, color })),
 
     /** Tag ids of each given ticket that has any (unordered; one query for any count). */
     tagIdsOf(ticketIds: readonly number[]): Map<number, number[]> {

@@ -1,6 +1,6 @@
 import type { Comment } from "../domain/model.js";
 import type { TicketSearchText } from "../domain/search-text.js";
-import { type CommentRow, toComment } from "./comments.js";
+import { COMMENT_COLUMNS, type CommentRaw, commentTicketId, toComment } from "./comments.js";
 import type { Db } from "./database.js";
 import { groupByTicket } from "./group-by-ticket.js";
 import { IN_IDS } from "./id-lists.js";
@@ -220,14 +220,18 @@ export function ticketStore(db: Db) {
   // tickets, so each ticket's comments come from comments_by_ticket in one range; the former
   // `ticket_id IN (json_each)` form sorted every comment of the board by date, bodies included,
   // and cost ~5x as much on 12,000 comments.
-  const commentsOfBoard = db.prepare<[number], CommentRow>(
-    `SELECT c.* FROM tickets t JOIN comments c ON c.ticket_id = t.id WHERE t.board_id = ?
-     ORDER BY c.ticket_id, c.created_at DESC, c.id DESC`,
-  );
-  const commentsOfTickets = db.prepare<[string], CommentRow>(
-    `SELECT c.* FROM comments c WHERE c.ticket_id ${IN_IDS}
-     ORDER BY c.ticket_id, c.created_at DESC, c.id DESC`,
-  );
+  const commentsOfBoard = db
+    .prepare<[number], CommentRaw>(
+      `SELECT ${COMMENT_COLUMNS} FROM tickets t JOIN comments c ON c.ticket_id = t.id
+       WHERE t.board_id = ? ORDER BY c.ticket_id, c.created_at DESC, c.id DESC`,
+    )
+    .raw(true);
+  const commentsOfTickets = db
+    .prepare<[string], CommentRaw>(
+      `SELECT ${COMMENT_COLUMNS} FROM comments c WHERE c.ticket_id ${IN_IDS}
+       ORDER BY c.ticket_id, c.created_at DESC, c.id DESC`,
+    )
+    .raw(true);
 
   const listStatements = new Map<string, ReturnType<typeof prepareList>>();
   function prepareList(filter: TicketListFilter) {
@@ -435,10 +439,10 @@ export function ticketStore(db: Db) {
 
     /** Comments of each ticket of a board that has any, newest first (one query). */
     commentsOfBoard: (boardId: number): Map<number, Comment[]> =>
-      groupByTicket(commentsOfBoard.iterate(boardId), toComment),
+      groupByTicket(commentsOfBoard.iterate(boardId), toComment, commentTicketId),
     /** The comments of the given tickets in one query, newest first, grouped by ticket id. */
     commentsOfTickets: (ids: readonly number[]): Map<number, Comment[]> =>
-      groupByTicket(commentsOfTickets.iterate(JSON.stringify(ids)), toComment),
+      groupByTicket(commentsOfTickets.iterate(JSON.stringify(ids)), toComment, commentTicketId),
   };
 }
 
