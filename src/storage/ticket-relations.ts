@@ -52,16 +52,16 @@ export function ticketRelationStore(db: Db) {
   const neighbours = db
     .prepare<[number, number, number, number, number, number], SqlRelationRow>(
       `SELECT 'parent' AS kind, ${NEIGHBOUR} FROM tickets t
-       WHERE t.id = (SELECT parent_ticket_id FROM tickets WHERE id = ?)
-     UNION ALL SELECT 'child', ${NEIGHBOUR} FROM tickets t WHERE t.parent_ticket_id = ?
-     UNION ALL SELECT 'blocker', ${NEIGHBOUR} FROM ticket_blockers b
-       JOIN tickets t ON t.id = b.blocker_id WHERE b.ticket_id = ?
-     UNION ALL SELECT 'blockedBy', ${NEIGHBOUR} FROM ticket_blockers b
-       JOIN tickets t ON t.id = b.ticket_id WHERE b.blocker_id = ?
-     UNION ALL SELECT 'related', ${NEIGHBOUR} FROM ticket_related r
-       JOIN tickets t ON t.id = r.high_id WHERE r.low_id = ?
-     UNION ALL SELECT 'related', ${NEIGHBOUR} FROM ticket_related r
-       JOIN tickets t ON t.id = r.low_id WHERE r.high_id = ?`,
+         WHERE t.id = (SELECT parent_ticket_id FROM tickets WHERE id = ?)
+       UNION ALL SELECT 'child', ${NEIGHBOUR} FROM tickets t WHERE t.parent_ticket_id = ?
+       UNION ALL SELECT 'blocker', ${NEIGHBOUR} FROM ticket_blockers b
+         JOIN tickets t ON t.id = b.blocker_id WHERE b.ticket_id = ?
+       UNION ALL SELECT 'blockedBy', ${NEIGHBOUR} FROM ticket_blockers b
+         JOIN tickets t ON t.id = b.ticket_id WHERE b.blocker_id = ?
+       UNION ALL SELECT 'related', ${NEIGHBOUR} FROM ticket_related r
+         JOIN tickets t ON t.id = r.high_id WHERE r.low_id = ?
+       UNION ALL SELECT 'related', ${NEIGHBOUR} FROM ticket_related r
+         JOIN tickets t ON t.id = r.low_id WHERE r.high_id = ?`,
     )
     .raw(true);
   const clearBlockers = db.prepare<[number]>("DELETE FROM ticket_blockers WHERE ticket_id = ?");
