@@ -7,7 +7,9 @@
  *
  * - cold: the first open after the server started (its kept lists empty) and went idle;
  * - warm: two more opens, each in a fresh browser context (no HTTP cache);
- * - first card: navigation start to the first card's paint (Element Timing's render time);
+ * - first card: navigation start to the first card's paint (Element Timing's render time): the
+ *   server-drawn first view's card (ui/ARCHITECTURE.md, "The first view") or the app's, whichever
+ *   enters the page first;
  * - scrolled lane: once the whole list is in, the first lane (2,500 tickets at 20,000, 12,500
  *   at 100,000) scrolled to its end, until its last open card is in the page, a frame later;
  * - 5-ticket board: the first card of a board of 5 tickets made on the same server, opened as
@@ -50,7 +52,7 @@ const WATCH_FIRST_CARD = `
     }
   }).observe({ type: "element", buffered: true });
   const observer = new MutationObserver(() => {
-    const card = document.querySelector("[data-ticket-id]");
+    const card = document.querySelector("[data-ticket-id], [data-first-card]");
     if (!card) return;
     observer.disconnect();
     const text = document.createTreeWalker(card, NodeFilter.SHOW_TEXT).nextNode();

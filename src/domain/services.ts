@@ -11,6 +11,7 @@ import { ticketEventService } from "./annotations/ticket-events.js";
 import { askWaiters } from "./asks/ask-waiters.js";
 import { askService, recheckWaitersAfter } from "./asks/asks.js";
 import { boardService } from "./boards/boards.js";
+import { boardFirstView } from "./boards/first-view.js";
 import { laneService } from "./boards/lanes.js";
 import { tagService } from "./boards/tags.js";
 import { type EntityTags, entityTags } from "./entity-tags.js";
@@ -71,6 +72,7 @@ export function createServices(
   const lanes = laneService(stores, boards, transact, trash);
   const boardTags = tagService(stores, boards, activity, transact, trash);
   const read = createRead(db);
+  const firstView = boardFirstView(stores, read);
   const readyHeads: ReadyHeadSlot = {};
   const { ticketViews, ...ticketFamily } = createTicketServices(
     stores,
@@ -129,6 +131,7 @@ export function createServices(
   };
   return {
     boards,
+    boardFirstView: firstView,
     lanes,
     tags: boardTags,
     ...ticketFamily,

@@ -3,6 +3,7 @@ import Fastify, { type FastifyServerOptions } from "fastify";
 import { TackClient } from "../client/tack-client.js";
 import type { Services } from "../domain/services.js";
 import { installAccessGuard } from "./access-guard.js";
+import { firstViewHtml } from "./board-first-view.js";
 import { installJsonBodyParsing } from "./body-parsing.js";
 import { answerClientError, answerFrameworkError } from "./client-errors.js";
 import { installConditionalGets } from "./conditional-requests.js";
@@ -163,8 +164,15 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
       new TackClient({ url: "http://localhost", actor, token, fetch: fetchHere, answers }),
   );
   openApiDocumentRoute(app);
-  // The web UI (outside /api): index.html for its client routes, hashed assets.
-  uiAssetRoutes(app, options.uiDir);
+  // The web UI (outside /api): index.html for its client routes (a board's with its first
+  // view, when it has cards), hashed assets.
+  uiAssetRoutes(app, {
+    uiDir: options.uiDir,
+    firstView(boardId) {
+      const view = services.boardFirstView(boardId);
+      return view?.lanes.some((lane) => lane.cards.length > 0) ? firstViewHtml(view) : undefined;
+    },
+  });
 
   return app;
 }

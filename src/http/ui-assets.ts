@@ -75,13 +75,44 @@ interface Asset {
   immutable: boolean;
 }
 
-export function uiAssetRoutes(app: TackApp, uiDir: string = DEFAULT_UI_DIR): void {
+/** Where the board page's first view goes in index.html: right after the app's mount point. */
+const APP_MOUNT = '<div id="app"></div>';
+
+/** The board page: index.html with `firstView`'s HTML for its board, when it gives one. */
+const BOARD_PAGE = "/boards/:boardId";
+
+export interface UiAssetOptions {
+  uiDir?: string;
+  /**
+   * The first view of board `boardId` as HTML (board-first-view.ts), or undefined for none: the
+   * board page `/boards/{id}` without a query carries it (ui/ARCHITECTURE.md, "The first view").
+   */
+  firstView?: (boardId: number) => string | undefined;
+}
+
+export function uiAssetRoutes(app: TackApp, options: UiAssetOptions = {}): void {
+  const { uiDir = DEFAULT_UI_DIR, firstView } = options;
   const indexFile = join(uiDir, "index.html");
   const built = existsSync(indexFile);
   const index = built ? readFileSync(indexFile) : undefined;
   const assets = built ? readAssets(uiDir) : new Map<string, Asset>();
+  const mountEnd = index ? index.indexOf(APP_MOUNT) + APP_MOUNT.length : -1;
 
-  const sendIndex = (reply: FastifyReply) => {
+  /** The board page with its first view, or undefined to send index.html as it is. */
+  const boardPage = (url: string, boardId: string): Buffer | undefined => {
+    if (!index || !firstView || mountEnd < APP_MOUNT.length || url.includes("?")) return;
+    const id = Number(boardId);
+    if (!/^\d{1,15}$/.test(boardId) || id < 1) return;
+    const html = firstView(id);
+    if (html === undefined) return;
+    return Buffer.concat([
+      index.subarray(0, mountEnd),
+      Buffer.from(html),
+      index.subarray(mountEnd),
+    ]);
+  };
+
+  const sendIndex = (reply: FastifyReply, page: Buffer | undefined = index) => {
     if (index === undefined) {
       return reply
         .code(503)
@@ -92,11 +123,17 @@ export function uiAssetRoutes(app: TackApp, uiDir: string = DEFAULT_UI_DIR): voi
             "The API is available under /api (see /api/docs).\n",
         );
     }
-    return reply.headers(HTML_HEADERS).send(index);
+    return reply.headers(HTML_HEADERS).send(page);
   };
 
   for (const url of UI_CLIENT_ROUTES) {
-    app.get(url, { schema: { hide: true } }, async (_request, reply) => sendIndex(reply));
+    if (url === BOARD_PAGE) {
+      app.get<{ Params: { boardId: string } }>(
+        url,
+        { schema: { hide: true } },
+        async (request, reply) => sendIndex(reply, boardPage(request.url, request.params.boardId)),
+      );
+    } else app.get(url, { schema: { hide: true } }, async (_request, reply) => sendIndex(reply));
   }
 
   for (const [url, asset] of assets) {

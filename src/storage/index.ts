@@ -6,6 +6,7 @@ import { boardStore } from "./boards.js";
 import { commentStore } from "./comments.js";
 import type { Db } from "./database.js";
 import { externalReferenceStore } from "./external-references.js";
+import { firstViewStore } from "./first-view.js";
 import { flowHistoryStore } from "./flow-history.js";
 import { idempotencyKeyStore } from "./idempotency-keys.js";
 import { importStagingStore } from "./import-staging.js";
@@ -45,6 +46,7 @@ export function createStores(db: Db) {
     tagReasons: tagReasonStore(db),
     ticketEvents: ticketEventStore(db),
     ticketPlacements: ticketPlacementStore(db),
+    firstView: firstViewStore(db),
     boardImport: boardImportStore(db),
     importStaging: importStagingStore(db),
     // Coordination (docs/api.md, "Coordination for agents"): version tracking first, its TEMP table

@@ -154,7 +154,7 @@ export async function everyLaneLoaded(page: Page): Promise<void> {
   await until(
     () =>
       page.evaluate(() => ({
-        board: document.querySelector(".kanban, .list-view") !== null,
+        board: document.querySelector("#app .kanban, #app .list-view") !== null,
         loading: document.querySelectorAll('[aria-busy="true"], .lane-arriving').length,
       })),
     (state) => state.board && state.loading === 0,

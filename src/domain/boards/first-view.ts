@@ -1,0 +1,38 @@
+import type { FirstViewCard } from "../../storage/first-view.js";
+import type { Stores } from "../../storage/index.js";
+import type { Read } from "../transaction.js";
+
+export type { FirstViewCard };
+
+/**
+ * A board's first view: its name, its first lanes in board order and each lane's first cards in
+ * board order, all read in one snapshot. The web UI's board page carries it in its HTML
+ * (ui/ARCHITECTURE.md, "The first view"), so the board's first cards show before the page's script has
+ * run; a screen holds about a dozen cards of eight lanes at most.
+ */
+export interface FirstView {
+  boardName: string;
+  lanes: Array<{ id: number; name: string; cards: FirstViewCard[] }>;
+}
+
+export const FIRST_VIEW_LIMITS = { lanes: 12, cards: 12 };
+
+/** The first view of a board, or undefined when there is no such board. */
+export function boardFirstView(stores: Pick<Stores, "boards" | "lanes" | "firstView">, read: Read) {
+  return (boardId: number, limits = FIRST_VIEW_LIMITS): FirstView | undefined =>
+    read(() => {
+      const board = stores.boards.get(boardId);
+      if (!board) return undefined;
+      return {
+        boardName: board.name,
+        lanes: stores.lanes
+          .listByBoard(boardId)
+          .slice(0, limits.lanes)
+          .map((lane) => ({
+            id: lane.id,
+            name: lane.name,
+            cards: stores.firstView.firstOfLane(lane.id, limits.cards),
+          })),
+      };
+    });
+}

@@ -1,0 +1,138 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import { startTestServer } from "../helpers/server.js";
+import { ensureUiBuilt, everyLaneLoaded, openPage } from "./browser.js";
+
+// The board page's first view (ui/ARCHITECTURE.md, "The first view"): the server draws the
+// board's first cards into the page, and the app takes their place once its own are painted.
+
+ensureUiBuilt();
+const api = await startTestServer();
+const shell = (await api.post("/api/boards", { name: "Launch <plan>" })).body;
+const boardId = shell.board.id as number;
+const [todo, doing] = shell.lanes.map((lane: { id: number }) => lane.id) as number[];
+const HOSTILE = `<img src=x onerror="alert(1)"> & "quotes"`;
+
+async function add(laneId: number, title: string, fields: object = {}): Promise<number> {
+  const created = await api.post(`/api/boards/${boardId}/tickets`, { laneId, title, ...fields });
+  assert.equal(created.status, 201, created.text);
+  return created.body.id as number;
+}
+
+// todo: 14 tickets, the first one archived; doing: a hostile title, an urgent one and a resolved
+// one; done: empty. Resolved and archived cards are not shown unless asked for (the app's "show
+// more"), so the first view leaves them out.
+const todoIds: number[] = [];
+for (let i = 0; i < 14; i++) todoIds.push(await add(todo as number, `Todo ${i}`));
+await api.patch(`/api/tickets/${todoIds[0]}`, { isArchived: true });
+const hostileId = await add(doing as number, HOSTILE);
+const urgentId = await add(doing as number, "Urgent one", { priority: 4 });
+const resolvedId = await add(doing as number, "Resolved one");
+await api.patch(`/api/tickets/${resolvedId}`, { isResolved: true });
+
+/** The first view's cards, lane by lane: [lane name, card ids]. */
+function cardsOf(html: string): Array<[string, number[]]> {
+  const view = html.slice(html.indexOf('id="first-view"'));
+  return [...view.matchAll(/<section class="lane">(.*?)<\/section>/g)].map((lane) => [
+    /<h2 class="lane-title">(.*?)<\/h2>/.exec(lane[1] as string)?.[1] as string,
+    [...(lane[1] as string).matchAll(/data-first-card="(\d+)"/g)].map((card) => Number(card[1])),
+  ]);
+}
+
+describe("the board page's HTML", () => {
+  test("carries each lane's first 12 open cards in board order, every text escaped", async () => {
+    const page = await api.get(`/boards/${boardId}`);
+    assert.equal(page.status, 200);
+    assert.deepEqual(cardsOf(page.text), [
+      ["todo", todoIds.slice(1, 13)],
+      ["doing", [hostileId, urgentId]],
+      ["done", []],
+    ]);
+    assert.match(page.text, /<h1 class="board-name">Launch &lt;plan&gt;<\/h1>/);
+    assert.ok(
+      page.text.includes("&lt;img src=x onerror=&quot;alert(1)&quot;&gt; &amp; &quot;quotes&quot;"),
+    );
+    assert.ok(!page.text.includes("<img src=x"), "a title is never markup");
+    assert.match(page.text, new RegExp(`data-first-card="${urgentId}".*?prio-4.*?Urgent`));
+    // Hidden from assistive technology, inert, and not the app's cards.
+    assert.match(page.text, /<div class="app first-view" id="first-view" aria-hidden="true"/);
+    assert.ok(!page.text.includes("data-ticket-id"));
+    assert.doesNotMatch(page.text, /<script(?![^>]*\bsrc=)[^>]*>/);
+  });
+
+  test("only the board page without a query has one; an unknown or empty board has none", async () => {
+    const empty = (await api.post("/api/boards", { name: "Empty" })).body.board.id as number;
+    for (const path of [
+      `/boards/${boardId}?q=todo`,
+      `/boards/${boardId}/list`,
+      "/boards/999999",
+      `/boards/${empty}`,
+      "/",
+    ]) {
+      const page = await api.get(path);
+      assert.equal(page.status, 200, path);
+      assert.ok(!page.text.includes("first-view"), path);
+    }
+  });
+});
+
+/** Where each card's title is on the page: ticket id → [x, y]. */
+function titlePlaces(
+  page: Page,
+  selector: string,
+  idAttribute: string,
+): Promise<Record<string, [number, number]>> {
+  return page.evaluate(
+    ({ selector, idAttribute }) =>
+      Object.fromEntries(
+        [...document.querySelectorAll<HTMLElement>(selector)].map((card) => {
+          const box = card.querySelector(".card-title")?.getBoundingClientRect();
+          return [card.getAttribute(idAttribute), [box?.x ?? 0, box?.y ?? 0]];
+        }),
+      ),
+    { selector, idAttribute },
+  );
+}
+
+describe("in the browser", () => {
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    test(`at ${size.width} px: the first cards show before the script runs, where the app draws them; the app replaces them`, async () => {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const { page, context, errors } = await openPage("about:blank", {
+        ...size,
+        // The app's script held back: what shows is the server's first view alone.
+        prepare: (browserContext) =>
+          browserContext.route(/\/assets\/.*\.js$/, async (route) => {
+            await released;
+            await route.continue();
+          }),
+      });
+      await page.goto(`${api.url}/boards/${boardId}`, { waitUntil: "commit" });
+      await page.locator("#first-view .card").first().waitFor();
+      const early = await titlePlaces(page, "#first-view [data-first-card]", "data-first-card");
+      assert.equal(await page.locator("#first-view .card-title").first().innerText(), "Todo 1");
+
+      release();
+      await everyLaneLoaded(page);
+      assert.equal(await page.locator("#first-view").count(), 0, "the first view is gone");
+      const live = await titlePlaces(page, "#app [data-ticket-id]", "data-ticket-id");
+      // Every card the first view showed on screen stands where the app's own card stands.
+      const shown = Object.entries(early).filter(([, [x, y]]) => x !== 0 || y !== 0);
+      assert.ok(shown.length >= 3, JSON.stringify(early));
+      for (const [id, [x, y]] of shown) {
+        const [liveX, liveY] = live[id] ?? [Number.NaN, Number.NaN];
+        assert.ok(
+          Math.abs(liveX - x) <= 2 && Math.abs(liveY - y) <= 2,
+          `card ${id}: first view at ${x},${y}, app at ${liveX},${liveY}`,
+        );
+      }
+      assert.deepEqual(errors, []);
+      await context.close();
+    });
+  }
+});
