@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Page } from "playwright-core";
 import { startTestServer } from "../helpers/server.js";
+import { bearer, tokensOf } from "../helpers/tokens.js";
 import { ensureUiBuilt, everyLaneLoaded, openPage } from "./browser.js";
 
 // The board page's first view (ui/ARCHITECTURE.md, "The first view"): the server draws the
@@ -74,6 +75,26 @@ describe("the board page's HTML", () => {
       assert.equal(page.status, 200, path);
       assert.ok(!page.text.includes("first-view"), path);
     }
+  });
+});
+
+describe("access", () => {
+  test("the first view is behind the access guard: without a usable token, no title", async () => {
+    const guarded = await startTestServer({ requireToken: true });
+    const tokens = tokensOf(guarded.dbFile);
+    const writer = bearer(tokens.create({ name: "writer", readOnly: false }).token);
+    const viewer = bearer(tokens.create({ name: "viewer", readOnly: true }).token);
+    const { board, lanes } = (await guarded.request("POST", "/api/boards", { name: "G" }, writer))
+      .body;
+    const ticket = { laneId: lanes[0].id, title: "Secret plan" };
+    await guarded.request("POST", `/api/boards/${board.id}/tickets`, ticket, writer);
+
+    const refused = await guarded.get(`/boards/${board.id}`);
+    assert.equal(refused.status, 401);
+    assert.ok(!refused.text.includes("Secret plan"));
+    const allowed = await guarded.request("GET", `/boards/${board.id}`, undefined, viewer);
+    assert.equal(allowed.status, 200);
+    assert.match(allowed.text, /<div class="card-title">Secret plan<\/div>/);
   });
 });
 
