@@ -7,8 +7,9 @@ export type { FirstViewCard };
 /**
  * A board's first view: its name, its first lanes in board order and each lane's first cards in
  * board order, all read in one snapshot. The web UI's board page carries it in its HTML
- * (ui/ARCHITECTURE.md, "The first view"), so the board's first cards show before the page's script has
- * run; a screen holds about a dozen cards of eight lanes at most.
+ * (ui/ARCHITECTURE.md, "The first view"), so the board's first cards show before the page's
+ * script has run. A lane's column holds about a dozen cards on a screen, and a wide screen
+ * fewer than twelve lanes: more would be bytes nobody sees before the app replaces them.
  */
 export interface FirstView {
   boardName: string;
