@@ -62,9 +62,14 @@ describe("the board page's HTML", () => {
     assert.doesNotMatch(page.text, /<script(?![^>]*\bsrc=)[^>]*>/);
   });
 
-  test("only the board page without a query has one; an unknown or empty board has none", async () => {
+  test("only the board page without a query has one; an unknown, trashed or empty board has none", async () => {
     const empty = (await api.post("/api/boards", { name: "Empty" })).body.board.id as number;
+    const trashed = (await api.post("/api/boards", { name: "Trashed" })).body;
+    const laneId = trashed.lanes[0].id;
+    await api.post(`/api/boards/${trashed.board.id}/tickets`, { laneId, title: "Gone" });
+    assert.equal((await api.delete(`/api/boards/${trashed.board.id}`)).status, 204);
     for (const path of [
+      `/boards/${trashed.board.id}`,
       `/boards/${boardId}?q=todo`,
       `/boards/${boardId}/list`,
       "/boards/999999",
