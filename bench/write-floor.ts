@@ -2,10 +2,11 @@
  * `npm run bench -- floor [--rounds N] [--scenarios a,b]`: what the single-ticket requests
  * (create, title PATCH, comment, detail) cost when an HTTP service on tack's stack does nothing
  * but the operation (bench/floor-server.ts), next to tack itself, all on a 10,000-ticket board
- * (the swarm's: 8 lanes, 24,000 comments), 10 requests in flight for 10 s after 10 s of warm-up,
- * server CPU per request (all threads) and requests per second. The floor servers and tack alternate round by round (a
- * fresh process each, on a fresh copy of a database seeded once), as the machine's load drifts;
- * medians of `--rounds` (default 3) are printed, then tack's ratio to each floor.
+ * (the swarm's: 8 lanes, 24,000 comments), 10 requests in flight for 10 s after 10 s of
+ * warm-up, server CPU per request (all threads) and requests per second. The floor servers and
+ * tack alternate round by round (a fresh process each, on a fresh copy of a database seeded
+ * once), as the machine's load drifts; medians of `--rounds` (default 3) are printed, then
+ * tack's ratio to each floor.
  *
  * Floors measured: `floor` (tack's default durability, group commit; bodies rendered by tack's
  * renderer; a trigram FTS5 trigger and an activity row: the least a durable create, rename,
@@ -49,8 +50,8 @@ const WARMUP_MS = 10_000;
  * Each contender's measured time per scenario (BENCH_DURATION_MS overrides). Both sides do
  * periodic work a short window samples unevenly: the floor's search index merges inside some of
  * its commits and its log is checkpointed every 1,000 pages; tack merges every 16th segment. With
- * the benches' usual 3 s, three runs of one build put the PATCH at 1.47, 1.48 and 1.73 times the
- * floor, the floor alone moving by 13 %; 10 s windows gave 1.40.
+ * the benches' usual 3 s, three runs with one PATCH path put it at 1.47, 1.48 and 1.73 times the
+ * floor, the floor alone moving by 13 %; 10 s windows gave 1.40 and 1.44.
  */
 const MEASURE_MS = 10_000;
 const SERVER = fileURLToPath(new URL("./floor-server.ts", import.meta.url));

@@ -165,12 +165,12 @@ export async function buildApp(options: AppOptions): Promise<TackApp> {
   );
   openApiDocumentRoute(app);
   // The web UI (outside /api): index.html for its client routes (a board's with its first
-  // view, when it has cards), hashed assets.
+  // view, when it has one), hashed assets.
   uiAssetRoutes(app, {
     uiDir: options.uiDir,
     firstView(boardId) {
       const view = services.boardFirstView(boardId);
-      return view?.lanes.some((lane) => lane.cards.length > 0) ? firstViewHtml(view) : undefined;
+      return view && firstViewHtml(view);
     },
   });
 

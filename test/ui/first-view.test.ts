@@ -21,11 +21,13 @@ async function add(laneId: number, title: string, fields: object = {}): Promise<
   return created.body.id as number;
 }
 
-// todo: 14 tickets, the first one archived; doing: a hostile title, an urgent one and a resolved
+// todo: 14 tickets, the first one archived, the third High; doing: a hostile title, an urgent one and a resolved
 // one; done: empty. Resolved and archived cards are not shown unless asked for (the app's "show
 // more"), so the first view leaves them out.
 const todoIds: number[] = [];
-for (let i = 0; i < 14; i++) todoIds.push(await add(todo as number, `Todo ${i}`));
+for (let i = 0; i < 14; i++) {
+  todoIds.push(await add(todo as number, `Todo ${i}`, i === 2 ? { priority: 3 } : {}));
+}
 await api.patch(`/api/tickets/${todoIds[0]}`, { isArchived: true });
 const hostileId = await add(doing as number, HOSTILE);
 const urgentId = await add(doing as number, "Urgent one", { priority: 4 });
@@ -62,13 +64,22 @@ describe("the board page's HTML", () => {
     assert.doesNotMatch(page.text, /<script(?![^>]*\bsrc=)[^>]*>/);
   });
 
-  test("only the board page without a query has one; an unknown, trashed or empty board has none", async () => {
+  test("only the board page without a query has one; an unknown, trashed, empty or all-resolved board has none", async () => {
     const empty = (await api.post("/api/boards", { name: "Empty" })).body.board.id as number;
     const trashed = (await api.post("/api/boards", { name: "Trashed" })).body;
     const laneId = trashed.lanes[0].id;
     await api.post(`/api/boards/${trashed.board.id}/tickets`, { laneId, title: "Gone" });
     assert.equal((await api.delete(`/api/boards/${trashed.board.id}`)).status, 204);
+    const allDone = (await api.post("/api/boards", { name: "All done" })).body;
+    const doneTicket = (
+      await api.post(`/api/boards/${allDone.board.id}/tickets`, {
+        laneId: allDone.lanes[0].id,
+        title: "Finished",
+      })
+    ).body.id;
+    await api.patch(`/api/tickets/${doneTicket}`, { isResolved: true });
     for (const path of [
+      `/boards/${allDone.board.id}`,
       `/boards/${trashed.board.id}`,
       `/boards/${boardId}?q=todo`,
       `/boards/${boardId}/list`,
@@ -103,18 +114,26 @@ describe("access", () => {
   });
 });
 
-/** Where each card's title is on the page: ticket id → [x, y]. */
-function titlePlaces(
+/**
+ * Each card as the page shows it: ticket id → where its title is and the texts of its top row
+ * (reference, priority) and title.
+ */
+function cardsShown(
   page: Page,
   selector: string,
   idAttribute: string,
-): Promise<Record<string, [number, number]>> {
+): Promise<Record<string, { x: number; y: number; top: string; title: string }>> {
   return page.evaluate(
     ({ selector, idAttribute }) =>
       Object.fromEntries(
         [...document.querySelectorAll<HTMLElement>(selector)].map((card) => {
-          const box = card.querySelector(".card-title")?.getBoundingClientRect();
-          return [card.getAttribute(idAttribute), [box?.x ?? 0, box?.y ?? 0]];
+          const title = card.querySelector<HTMLElement>(".card-title");
+          const box = title?.getBoundingClientRect();
+          const top = card.querySelector<HTMLElement>(".card-top")?.innerText ?? "";
+          return [
+            card.getAttribute(idAttribute),
+            { x: box?.x ?? 0, y: box?.y ?? 0, top, title: title?.innerText ?? "" },
+          ];
         }),
       ),
     { selector, idAttribute },
@@ -140,23 +159,31 @@ describe("in the browser", () => {
       });
       await page.goto(`${api.url}/boards/${boardId}`, { waitUntil: "commit" });
       await page.locator("#first-view .card").first().waitFor();
-      const early = await titlePlaces(page, "#first-view [data-first-card]", "data-first-card");
+      const early = await cardsShown(page, "#first-view [data-first-card]", "data-first-card");
       assert.equal(await page.locator("#first-view .card-title").first().innerText(), "Todo 1");
 
       release();
       await everyLaneLoaded(page);
       assert.equal(await page.locator("#first-view").count(), 0, "the first view is gone");
-      const live = await titlePlaces(page, "#app [data-ticket-id]", "data-ticket-id");
-      // Every card the first view showed on screen stands where the app's own card stands.
-      const shown = Object.entries(early).filter(([, [x, y]]) => x !== 0 || y !== 0);
+      const live = await cardsShown(page, "#app [data-ticket-id]", "data-ticket-id");
+      // Every card the first view showed on screen stands where the app's own card stands, and
+      // reads the same: reference, priority (the server writes the UI's words and glyphs) and
+      // title.
+      const shown = Object.entries(early).filter(([, card]) => card.x !== 0 || card.y !== 0);
       assert.ok(shown.length >= 3, JSON.stringify(early));
-      for (const [id, [x, y]] of shown) {
-        const [liveX, liveY] = live[id] ?? [Number.NaN, Number.NaN];
+      for (const [id, card] of shown) {
+        const own = live[id];
+        assert.ok(own, `card ${id} is on the app's board`);
         assert.ok(
-          Math.abs(liveX - x) <= 2 && Math.abs(liveY - y) <= 2,
-          `card ${id}: first view at ${x},${y}, app at ${liveX},${liveY}`,
+          Math.abs(own.x - card.x) <= 2 && Math.abs(own.y - card.y) <= 2,
+          `card ${id}: first view at ${card.x},${card.y}, app at ${own.x},${own.y}`,
         );
+        assert.deepEqual([card.top, card.title], [own.top, own.title], `card ${id}'s texts`);
       }
+      assert.ok(
+        shown.some(([, card]) => /High|Urgent/.test(card.top)),
+        "a card with a priority badge is among them",
+      );
       assert.deepEqual(errors, []);
       await context.close();
     });

@@ -18,22 +18,24 @@ export interface FirstView {
 
 export const FIRST_VIEW_LIMITS = { lanes: 12, cards: 12 };
 
-/** The first view of a board, or undefined when there is no such board. */
+/**
+ * The first view of a board, or undefined when there is no such board or none of its first
+ * lanes has an open card (the app's own empty lanes come as soon).
+ */
 export function boardFirstView(stores: Pick<Stores, "boards" | "lanes" | "firstView">, read: Read) {
   return (boardId: number, limits = FIRST_VIEW_LIMITS): FirstView | undefined =>
     read(() => {
       const board = stores.boards.get(boardId);
       if (!board) return undefined;
-      return {
-        boardName: board.name,
-        lanes: stores.lanes
-          .listByBoard(boardId)
-          .slice(0, limits.lanes)
-          .map((lane) => ({
-            id: lane.id,
-            name: lane.name,
-            cards: stores.firstView.firstOfLane(lane.id, limits.cards),
-          })),
-      };
+      const lanes = stores.lanes
+        .listByBoard(boardId)
+        .slice(0, limits.lanes)
+        .map((lane) => ({
+          id: lane.id,
+          name: lane.name,
+          cards: stores.firstView.firstOfLane(lane.id, limits.cards),
+        }));
+      if (!lanes.some((lane) => lane.cards.length > 0)) return undefined;
+      return { boardName: board.name, lanes };
     });
 }
