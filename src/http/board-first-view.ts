@@ -13,6 +13,25 @@ import type { FirstView, FirstViewCard } from "../domain/boards/first-view.js";
 const PRIORITY_LABELS: Record<number, string> = { 1: "Low", 2: "Medium", 3: "High", 4: "Urgent" };
 const PRIORITY_GLYPHS: Record<number, string> = { 1: "↓", 2: "–", 3: "↑", 4: "‼" };
 
+/**
+ * A card's tags as the app's tag chips (ui/src/components/bits.tsx `TagChip`), in the card's
+ * row of badges. The app's row also holds badges the first view leaves out (blocked, parent,
+ * checklist, ...): a card with none of its tags but such a badge grows by the row when the app
+ * takes over.
+ */
+function tagRow(tags: FirstViewCard["tags"]): string {
+  if (tags.length === 0) return "";
+  const chips = tags.map((tag) => {
+    const dot = tag.color
+      ? `<svg class="tag-dot" viewBox="0 0 10 10" aria-hidden="true">` +
+        `<circle cx="5" cy="5" r="5" fill="${escapeHtml(tag.color)}"></circle></svg>`
+      : `<span class="tag-dot tag-dot-none" aria-hidden="true"></span>`;
+    const name = escapeHtml(tag.name);
+    return `<span class="tag" title="${name}">${dot}<span class="tag-name">${name}</span></span>`;
+  });
+  return `<div class="card-meta">${chips.join("")}</div>`;
+}
+
 function cardHtml(card: FirstViewCard): string {
   // A card shows its priority unless it is the default (Medium), as the app's compact badge.
   const priority =
@@ -24,7 +43,7 @@ function cardHtml(card: FirstViewCard): string {
     `<div class="card" data-first-card="${card.id}">` +
     `<div class="card-top"><span class="card-ref">#${card.id}</span>` +
     `<span class="card-spacer"></span>${priority}</div>` +
-    `<div class="card-title">${escapeHtml(card.title)}</div></div>`
+    `<div class="card-title">${escapeHtml(card.title)}</div>${tagRow(card.tags)}</div>`
   );
 }
 

@@ -1,10 +1,13 @@
 import type { Db } from "./database.js";
+import { IN_IDS } from "./id-lists.js";
 
 /** A card of a board's first view (domain/boards/first-view.ts): what its card shows first. */
 export interface FirstViewCard {
   id: number;
   title: string;
   priority: number;
+  /** Its tags by name, then id, as its card shows them. */
+  tags: Array<{ name: string; color: string }>;
 }
 
 /**
@@ -27,10 +30,28 @@ export function firstViewStore(db: Db) {
     )
     .raw(true);
 
+  // The tags of the given tickets, each ticket's by name, then id (the card's order).
+  const tagsOf = db
+    .prepare<[string], [number, string, string]>(
+      `SELECT tt.ticket_id, g.name, g.color FROM ticket_tags tt JOIN tags g ON g.id = tt.tag_id
+       WHERE tt.ticket_id ${IN_IDS} ORDER BY tt.ticket_id, g.name_key, g.id`,
+    )
+    .raw(true);
+
   return {
-    /** The first `limit` open tickets of the lane, in board order. */
+    /** The first `limit` open tickets of the lane, in board order, without their tags yet. */
     firstOfLane: (laneId: number, limit: number): FirstViewCard[] =>
-      firstOfLane.all(laneId, limit).map(([id, title, priority]) => ({ id, title, priority })),
+      firstOfLane
+        .all(laneId, limit)
+        .map(([id, title, priority]) => ({ id, title, priority, tags: [] })),
+
+    /** Fills in the cards' tags (one query for all of them). */
+    addTags(cards: readonly FirstViewCard[]): void {
+      const byId = new Map(cards.map((card) => [card.id, card]));
+      for (const [ticketId, name, color] of tagsOf.iterate(JSON.stringify([...byId.keys()]))) {
+        byId.get(ticketId)?.tags.push({ name, color });
+      }
+    },
   };
 }
 

@@ -21,14 +21,18 @@ async function add(laneId: number, title: string, fields: object = {}): Promise<
   return created.body.id as number;
 }
 
-// todo: 14 tickets, the first one archived, the third High; doing: a hostile title, an urgent one and a resolved
-// one; done: empty. Resolved and archived cards are not shown unless asked for (the app's "show
+// todo: 14 tickets, the first one archived, the third High, the second and fourth tagged;
+// doing: a hostile title, an urgent one and a resolved one; done: empty. Resolved and archived cards are not shown unless asked for (the app's "show
 // more"), so the first view leaves them out.
 const todoIds: number[] = [];
 for (let i = 0; i < 14; i++) {
   todoIds.push(await add(todo as number, `Todo ${i}`, i === 2 ? { priority: 3 } : {}));
 }
 await api.patch(`/api/tickets/${todoIds[0]}`, { isArchived: true });
+const ui = (await api.post(`/api/boards/${boardId}/tags`, { name: "ui", color: "#2563eb" })).body;
+const odd = (await api.post(`/api/boards/${boardId}/tags`, { name: "<b>odd</b>", color: "" })).body;
+await api.patch(`/api/tickets/${todoIds[1]}`, { tagIds: [ui.id, odd.id] });
+await api.patch(`/api/tickets/${todoIds[3]}`, { tagIds: [ui.id] });
 const hostileId = await add(doing as number, HOSTILE);
 const urgentId = await add(doing as number, "Urgent one", { priority: 4 });
 const resolvedId = await add(doing as number, "Resolved one");
@@ -58,6 +62,14 @@ describe("the board page's HTML", () => {
     );
     assert.ok(!page.text.includes("<img src=x"), "a title is never markup");
     assert.match(page.text, new RegExp(`data-first-card="${urgentId}".*?prio-4.*?Urgent`));
+    // Tags as the app's chips, by name; a tag's name is never markup either.
+    const tagged = new RegExp(
+      `data-first-card="${todoIds[1]}".*?<div class="card-meta">` +
+        `<span class="tag" title="&lt;b&gt;odd&lt;/b&gt;">.*?tag-dot-none.*?</span></span>` +
+        `<span class="tag" title="ui"><svg class="tag-dot".*?fill="#2563eb"`,
+    );
+    assert.match(page.text, tagged);
+    assert.ok(!page.text.includes("<b>odd</b>"));
     // Hidden from assistive technology, inert, and not the app's cards.
     assert.match(page.text, /<div class="app first-view" id="first-view" aria-hidden="true"/);
     assert.ok(!page.text.includes("data-ticket-id"));

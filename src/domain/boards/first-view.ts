@@ -36,6 +36,7 @@ export function boardFirstView(stores: Pick<Stores, "boards" | "lanes" | "firstV
           cards: stores.firstView.firstOfLane(lane.id, limits.cards),
         }));
       if (!lanes.some((lane) => lane.cards.length > 0)) return undefined;
+      stores.firstView.addTags(lanes.flatMap((lane) => lane.cards));
       return { boardName: board.name, lanes };
     });
 }
